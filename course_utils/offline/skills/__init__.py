@@ -1,0 +1,79 @@
+"""Skills of the offline model: each recognises one kind of chat request and answers it.
+
+Contract (shared by every skill module in this package)
+-------------------------------------------------------
+A skill is a plain function::
+
+    def respond(request: dict, ctx: SkillContext) -> Step | None
+
+* ``request`` is the JSON body of ``POST /v1/chat/completions`` as the client sent it (already
+  validated by the server: roles, pending tool calls, tool schemas). Skills never mutate it.
+* It returns ``None`` when the request is not its kind (the next skill is tried), or a *step*:
+
+  - a ``str``: an assistant message with that text;
+  - a ``dict`` ``{"content": str | None, "tool_calls": [{"name": str, "arguments": dict | str}]}``:
+    tool calls (``content`` may carry a one-line thought). The server assigns the call ids
+    (``call_`` + 9 alphanumerics), serialises dict arguments to JSON, estimates ``usage`` and sets
+    ``finish_reason`` (``tool_calls`` or ``stop``).
+
+* ``tool_choice`` is the skill's business (``"none"`` → text only, ``"required"`` → at least one
+  call, ``{"type": "function", "function": {"name": X}}`` → exactly a call to X). The server checks
+  afterwards that the step honours it and fails loudly in tests if not.
+* Determinism: a skill draws randomness only from ``ctx.rng``. At temperature 0 (or absent) the
+  server gives ``sample_index == 0``; at temperature > 0 repeated identical requests get
+  ``sample_index`` 0, 1, 2, … and a differently seeded ``rng``, so they may differ.
+* Skills answer in French, and after tool results they use only facts present in those results.
+
+The server tries ``SKILLS`` in order; the first non-``None`` answer wins. Lessons 04–06 add their
+skills (code, 24-game, arithmetic) to this list.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Union
+
+Step = Union[str, dict]
+
+
+@dataclass(frozen=True)
+class SkillContext:
+    """What a skill may know besides the request."""
+
+    seed: int
+    model: str
+    temperature: float = 0.0
+    sample_index: int = 0
+    rng: random.Random = field(default_factory=lambda: random.Random(0), compare=False)
+
+
+Skill = Callable[[dict, SkillContext], Union[Step, None]]
+
+
+def default_skills() -> list[Skill]:
+    """The skills in the order the server tries them (imported lazily)."""
+    from . import chat, react, tool_use
+
+    return [react.respond, tool_use.respond, chat.respond]
+
+
+def last_user_text(request: dict) -> str:
+    """Text of the last ``user`` message (content parts joined), or ``""``."""
+    for message in reversed(request.get("messages") or []):
+        if message.get("role") == "user":
+            return content_text(message.get("content"))
+    return ""
+
+
+def content_text(content: Any) -> str:
+    """Flatten a message ``content`` (string or list of parts) to text."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    parts = []
+    for part in content:
+        if isinstance(part, dict) and part.get("type") == "text":
+            parts.append(str(part.get("text", "")))
+    return "\n".join(parts)
