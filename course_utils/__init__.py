@@ -30,7 +30,7 @@ _LAZY = {
     "check": "grading",
 }
 
-__all__ = sorted(_LAZY)
+__all__ = list(_LAZY)  # noqa: PLE0605
 
 
 def __getattr__(name: str):

@@ -10,6 +10,8 @@ import sys
 
 COMMANDS = {
     "run": ("course_utils.runner", "Exécute tous les notebooks sans interface (Papermill)."),
+    "refresh": ("course_utils.runner:refresh_main",
+                "Ré-exécute notebooks/ et solutions/ hors ligne (sorties à committer)."),
     "exercises": ("course_utils.exercises", "Génère exercises/ à partir de solutions/."),
     "grade": ("course_utils.grading", "Note des rendus d'étudiants."),
 }
@@ -30,8 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"commande inconnue : {name}\n\n{_usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name][0])
-    return int(module.main(rest) or 0)
+    module_name, _, function = COMMANDS[name][0].partition(":")
+    entry = getattr(importlib.import_module(module_name), function or "main")
+    return int(entry(rest) or 0)
 
 
 if __name__ == "__main__":
