@@ -1,0 +1,117 @@
+"""The *ReAct* skill: thought, action, observation, until ``finish``.
+
+Recognises a request whose tools include ``finish`` (as ``course_utils.agent.run_agent`` always
+adds), or, without tools, a system prompt describing the ReAct text format (see ``react_text``).
+Each turn carries a one-line French thought as ``content`` and the next action:
+
+* with a search tool and a page reader: documentary research (``research``);
+* with any other tools: the tool-use logic (``selection``, ``planning``): independent intents
+  in parallel when allowed, dependent arithmetic chains over several turns, one correction of a
+  failed call when the error names the fix;
+* ``finish`` alone in its turn, with a French answer built only from the observations, once every
+  intent has one (or honestly says what failed).
+
+It never sends the same call (same name and arguments) twice in a row. ``tool_choice`` is
+honoured as in tool use: ``"none"`` gives text, a forced function is called.
+"""
+
+from __future__ import annotations
+
+from . import answers, nlu, react_text, research
+from .history import Episode, episode
+from .planning import Call, Plan, decide
+from .schemas import ToolInfo, tool_infos
+from .selection import plan_intents
+from .tool_use import forced_name, mandatory_call, text_answer
+
+
+def _finish_call(finish: ToolInfo, text: str) -> Call:
+    param = next((p for p in finish.params if p.type == "string"), None)
+    if param is None and finish.params:
+        param = finish.params[0]
+    return Call(finish.name, {param.name: text} if param else {})
+
+
+def _step(thought: str, calls: list[Call]) -> dict:
+    return {"content": thought, "tool_calls": [c.step() for c in calls]}
+
+
+def _calls_thought(calls: tuple[Call, ...], conversation: Episode) -> str:
+    shown = [answers.call_text(c) for c in calls]
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " et " + shown[-1]
+    if any(not o.ok for o in conversation.last_turn):
+        return f"L'appel précédent a échoué ; je le remplace par {listed}."
+    if conversation.observations:
+        return f"D'après les observations, l'étape suivante est {listed}."
+    if len(calls) > 1:
+        return f"Ces appels sont indépendants : j'appelle {listed} dans le même tour."
+    return f"Pour répondre, j'appelle {listed}."
+
+
+def _finish_thought(plan: Plan, conversation: Episode) -> str:
+    if plan.failures:
+        return "Un appel a échoué : je termine en le signalant honnêtement."
+    if plan.questions:
+        return "Il me manque une information : je termine en la demandant."
+    if not conversation.observations:
+        return "Aucun outil ne convient à cette demande : je termine."
+    return "J'ai les observations nécessaires : je termine."
+
+
+def _ordinary_final(conversation: Episode, plan: Plan, intents, others) -> str:
+    """The answer ``finish`` carries (pending calls are not mentioned: there are none)."""
+    if not intents and not conversation.observations and nlu.is_greeting(conversation.task):
+        return answers.greeting(others)
+    settled = Plan(failures=plan.failures, questions=plan.questions,
+                   computations=plan.computations)
+    return text_answer(conversation, settled, intents, others)
+
+
+def act(request: dict, tools: list[ToolInfo], finish: ToolInfo, *, parallel: bool | None = None):
+    """One ReAct turn for a function-calling request (also used by the text format)."""
+    conversation = episode(request)
+    choice = request.get("tool_choice") or "auto"
+    if parallel is False:
+        request = {**request, "parallel_tool_calls": False}
+    kit = research.research_tools(tools)
+    if kit is not None:
+        move = research.next_move(conversation.task, conversation.system, kit, conversation)
+        final = research.answer(conversation.task, kit, conversation, move.rule)
+        if choice == "none":
+            return final
+        name = forced_name(choice)
+        if name == finish.name or (move.call is None and name is None):
+            return _step(move.thought if move.call is None else "Je termine comme demandé.",
+                         [_finish_call(finish, final)])
+        if name is not None and (move.call is None or move.call.name != name):
+            others = [t for t in tools if not t.is_finish]
+            call = mandatory_call(conversation.task, others, [], Plan(), name)
+            return _step(f"Je dois utiliser {name}.", [call]) if call else None
+        return _step(move.thought, [move.call])
+    others = [t for t in tools if not t.is_finish]
+    intents = plan_intents(conversation.task, others)
+    plan = decide(intents, others, conversation,
+                  parallel=request.get("parallel_tool_calls") is not False)
+    if choice == "none":
+        return text_answer(conversation, plan, intents, others)
+    final = _ordinary_final(conversation, plan, intents, others)
+    name = forced_name(choice)
+    if name == finish.name:
+        return _step("Je termine comme demandé.", [_finish_call(finish, final)])
+    if name is not None:
+        call = mandatory_call(conversation.task, others, intents, plan, name)
+        return _step(f"Je dois utiliser {name}.", [call]) if call else None
+    if plan.calls:
+        return _step(_calls_thought(plan.calls, conversation), list(plan.calls))
+    return _step(_finish_thought(plan, conversation), [_finish_call(finish, final)])
+
+
+def respond(request: dict, ctx) -> str | dict | None:
+    """Skill entry point (see ``skills.__init__`` for the contract)."""
+    tools = tool_infos(request.get("tools"))
+    if not tools:
+        return react_text.respond(request, act)
+    finish = next((t for t in tools if t.is_finish), None)
+    if finish is None:
+        return None
+    return act(request, tools, finish)
