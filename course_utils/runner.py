@@ -105,8 +105,9 @@ def execute_one(path: str, root: str, build: str, timeout: float) -> NotebookRun
     usage_file.parent.mkdir(parents=True, exist_ok=True)
     usage_file.unlink(missing_ok=True)
     install_kernel(build_path)
+    os.environ.pop("MPLBACKEND", None)  # the kernel's inline backend keeps figures in the copies
     os.environ.update({"BATCH_MODE": "1", "COURSE_USAGE_FILE": str(usage_file),
-                       "MPLBACKEND": "Agg", "PYDEVD_DISABLE_FILE_VALIDATION": "1"})
+                       "PYDEVD_DISABLE_FILE_VALIDATION": "1"})
     start = time.perf_counter()
     error = None
     try:
@@ -201,10 +202,10 @@ def refresh_outputs(path: Path, build: Path, timeout: float = 600) -> None:
 
     install_kernel(build)
     for var in ("BATCH_MODE", "COURSE_USAGE_FILE", "OPENAI_API_KEY", "OPENROUTER_API_KEY",
-                "OPENAI_BASE_URL"):
+                "OPENAI_BASE_URL", "MPLBACKEND"):
         os.environ.pop(var, None)
     os.environ.update({"COURSE_BACKEND": "offline", "COURSE_ENV_FILE": "none",
-                       "COURSE_SEED": "0", "MPLBACKEND": "Agg"})
+                       "COURSE_SEED": "0"})
     nb = nbformat.read(path, as_version=4)
     kernelspec = nb.metadata.get("kernelspec")
     client = nbclient.NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=timeout,

@@ -28,9 +28,10 @@ def ids(paths):
 
 
 def offline_env() -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in {"BATCH_MODE", "COURSE_USAGE_FILE"}}
+    drop = {"BATCH_MODE", "COURSE_USAGE_FILE", "MPLBACKEND"}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
     env.update({"COURSE_BACKEND": "offline", "COURSE_ENV_FILE": "none", "COURSE_SEED": "0",
-                "MPLBACKEND": "Agg", "PYDEVD_DISABLE_FILE_VALIDATION": "1"})
+                "PYDEVD_DISABLE_FILE_VALIDATION": "1"})
     return env
 
 
@@ -41,6 +42,7 @@ def test_there_is_a_notebook_to_run():
 @pytest.mark.notebooks
 @pytest.mark.parametrize("path", ALL, ids=ids(ALL))
 def test_notebook_runs_headless_with_papermill(path, tmp_path, monkeypatch):
+    monkeypatch.delenv("MPLBACKEND", raising=False)
     for key, value in offline_env().items():
         monkeypatch.setenv(key, value)
     run = execute_one(str(path), str(ROOT), str(tmp_path), 300)
