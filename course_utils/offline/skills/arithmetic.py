@@ -105,13 +105,10 @@ def _parse(candidate: str) -> Expr | None:
         elif candidate.count(")") > candidate.count("("):
             candidate = candidate[: candidate.rindex(")")].strip()
         else:
-            candidate = candidate.rstrip("+-*/. ").strip()
-            if not candidate:
-                return None
-            try:
-                ast.parse(candidate, mode="eval")
-            except SyntaxError:
-                return None
+            shorter = candidate.rstrip("+-*/. ").strip()
+            if shorter == candidate:
+                return None  # well balanced and still not a plain arithmetic expression
+            candidate = shorter
     return None
 
 
