@@ -214,8 +214,8 @@ def extract(tool: ToolInfo, clause: str, others: list[str] = (), *,
     """
     blocks = nlu.quoted(clause)
     block = nlu.block(clause)
-    if block is not None and not blocks:
-        blocks = [block]
+    if block is not None and block not in blocks:
+        blocks = [block] + [q for q in blocks if not block.start <= q.start < block.end]
     time_span = nlu.time_expression(_without(clause, blocks))
     exclude = list(blocks) + ([time_span] if time_span else [])
     arguments: dict = {}

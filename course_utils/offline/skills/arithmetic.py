@@ -21,6 +21,7 @@ SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "power":
 _AST_OPS = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "divide",
             ast.Pow: "power"}
 _NUM = r"\d+(?:[.,]\d+)?"
+MAX_CHARS = 300  # longer "expressions" are data (a log, a table), not a question
 
 
 @dataclass(frozen=True)
@@ -93,10 +94,12 @@ def _to_tree(node: ast.AST) -> Expr | None:
 
 def _parse(candidate: str) -> Expr | None:
     candidate = candidate.strip()
+    if len(candidate) > MAX_CHARS:
+        return None
     while candidate:
         try:
             tree = _to_tree(ast.parse(candidate, mode="eval").body)
-        except SyntaxError:
+        except (SyntaxError, RecursionError, MemoryError):
             tree = None
         if tree is not None:
             return tree

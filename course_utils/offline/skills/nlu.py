@@ -65,19 +65,19 @@ class Number:
 
 def fold(text: str) -> str:
     """Lower-case, accents removed, typographic apostrophes and spaces unified; same length."""
-    out = []
-    for char in text:
-        if char in "’`´":
-            out.append("'")
-            continue
-        if char in "\u00a0\u202f":
-            out.append(" ")
-            continue
-        base = unicodedata.normalize("NFKD", char)
-        base = "".join(c for c in base if not unicodedata.combining(c)) or char
-        lower = base[0].lower() if base else char
-        out.append(lower if len(lower) == 1 else char)
-    return "".join(out)
+    return "".join(map(_fold_char, text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    if char in "’`´":
+        return "'"
+    if char in "\u00a0\u202f":
+        return " "
+    base = unicodedata.normalize("NFKD", char)
+    base = "".join(c for c in base if not unicodedata.combining(c)) or char
+    lower = base[0].lower() if base else char
+    return lower if len(lower) == 1 else char
 
 
 def words(text: str) -> list[str]:
@@ -170,13 +170,20 @@ def quoted(text: str) -> list[Span]:
 
 
 def block(text: str) -> Span | None:
-    """A text given after a colon (« Analyse ce log : … »), or the first quoted string."""
+    """Data given after a colon (« Analyse ce log : … »), else the first quoted string, else any
+    text of two words or more after a colon."""
+    match = re.search(r":\s*(\S.*)$", text, re.DOTALL)
+    after = None
+    if match:
+        value = match.group(1).strip()
+        after = Span(value, match.start(1), match.start(1) + len(value), value)
+        if _looks_like_data(value) and not (value[0] in "«\"“'" and quoted(value)):
+            return after
     spans = quoted(text)
     if spans:
         return spans[0]
-    match = re.search(r":\s*(\S.*)$", text, re.DOTALL)
-    if match and len(match.group(1).split()) >= 2:
-        return Span(match.group(1).strip(), match.start(1), match.end(1), match.group(1).strip())
+    if after is not None and len(after.text.split()) >= 2:
+        return after
     return None
 
 
@@ -189,7 +196,7 @@ def numbers(text: str, exclude: list[Span] = ()) -> list[Number]:
             continue
         digits = re.sub(r"\D", "", match.group(1))
         value = float(digits + ("." + match.group(2) if match.group(2) else ""))
-        before, after = folded[: match.start()], folded[match.end():]
+        before, after = folded[max(0, match.start() - 40): match.start()], folded[match.end():][:40]
         cues = set()
         for phrase, cue in lexicon.NUMBER_CUES_AFTER.items():
             if re.match(r"\s*" + re.escape(phrase) + (r"(?![a-z])" if phrase[-1].isalpha() else ""),
@@ -205,7 +212,7 @@ def numbers(text: str, exclude: list[Span] = ()) -> list[Number]:
     for match in re.finditer(r"\b(" + "|".join(lexicon.NUMBER_WORDS) + r")\b", folded):
         if any(s.start <= match.start() < s.end for s in exclude):
             continue
-        after = folded[match.end():]
+        after = folded[match.end():][:40]
         cues = {c for p, c in lexicon.NUMBER_CUES_AFTER.items() if re.match(r"\s*" + re.escape(p), after)}
         found.append(Number(float(lexicon.NUMBER_WORDS[match.group(1)]), match.start(),
                             match.end(), frozenset(cues), ()))
@@ -311,7 +318,7 @@ def currencies(text: str) -> list[Span]:
         if any(s.start <= match.start() < s.end for s in found):
             continue
         code = lexicon.CURRENCIES[match.group(0)]
-        before, after = folded[: match.start()], folded[match.end():]
+        before, after = folded[max(0, match.start() - 40): match.start()], folded[match.end():][:40]
         if re.search(r"\d\s*$", before) or re.match(r"\s*\d", after):
             role = "source"
         elif re.search(r"(?<![a-z])(en|vers|in|into|to|contre)\s+(des\s+|du\s+)?$", before):

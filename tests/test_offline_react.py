@@ -1,0 +1,420 @@
+"""The offline model's *ReAct* skill, through the real ``openai`` SDK.
+
+A small fictional corpus lives in this file (six pages, of which three say that a competitor
+added a Kanban board in 2025, and three are decoys). The tests drive a ReAct loop with a
+``finish`` tool and check the trace a student reads: one thought per turn, the actions, when it
+stops, and an answer made only of what the pages read say.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+import pytest
+
+from course_utils.offline import OfflineModel
+from course_utils.offline.skills import SkillContext, react
+from course_utils.offline.skills.research import stop_rule
+
+MODEL = "offline-fast"
+
+PAGES = {
+    "p1": ("Acme lance un tableau Kanban",
+           "Acme a ajouté un tableau Kanban à son application en mars 2025. Les cartes se "
+           "déplacent par glisser-déposer."),
+    "p2": ("Globex et le Kanban",
+           "Globex propose un tableau Kanban depuis 2023. Aucune nouveauté n'est prévue."),
+    "p3": ("Initech : un diagramme de Gantt",
+           "Initech a ajouté un diagramme de Gantt en 2025, mais toujours pas de Kanban."),
+    "p4": ("Umbrella ajoute le Kanban",
+           "En juin 2025, Umbrella a ajouté un tableau Kanban pour ses clients."),
+    "p5": ("Recette de la tarte aux pommes", "Épluchez les pommes et préchauffez le four."),
+    "p6": ("Hooli teste le Kanban",
+           "Hooli a ajouté en 2025 un tableau Kanban expérimental, réservé aux testeurs."),
+}
+COMPANIES = ("Acme", "Globex", "Initech", "Umbrella", "Hooli")
+TASK = "Quels concurrents ont ajouté un tableau Kanban en 2025 ?"
+
+
+def fn(name, description, properties, required=()):
+    return {"type": "function", "function": {
+        "name": name, "description": description,
+        "parameters": {"type": "object", "properties": properties, "required": list(required)}}}
+
+
+SEARCH = fn("search", "Cherche des pages dans le corpus.",
+            {"query": {"type": "string", "description": "Requête"}}, ["query"])
+READ = fn("read_page", "Lit une page du corpus.",
+          {"page_id": {"type": "string", "description": "Identifiant de la page"}}, ["page_id"])
+FINISH = fn("finish", "Termine la tâche avec la réponse finale.",
+            {"answer": {"type": "string", "description": "La réponse finale"}}, ["answer"])
+WEATHER = fn("get_weather", "Donne la météo actuelle d'une ville.",
+             {"location": {"type": "string", "description": "Ville"}}, ["location"])
+TIME = fn("get_time", "Donne l'heure actuelle dans un fuseau horaire.",
+          {"timezone": {"type": "string", "description": "Fuseau IANA"}}, ["timezone"])
+REMINDER = fn("create_reminder", "Crée un rappel.", {
+    "title": {"type": "string", "description": "Titre"},
+    "time": {"type": "string", "description": "Date et heure"}}, ["title", "time"])
+MATH = [fn(name, desc, {"a": {"type": "number"}, "b": {"type": "number"}}, ["a", "b"])
+        for name, desc in (("add", "Additionne deux nombres."), ("subtract", "Soustrait b de a."),
+                           ("multiply", "Multiplie deux nombres."))]
+
+
+def fold(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower())
+                   if not unicodedata.combining(c))
+
+
+def search(query: str) -> list[dict]:
+    terms = set(re.findall(r"\w+", fold(query)))
+    scored = []
+    for page_id, (title, text) in PAGES.items():
+        score = len(terms & set(re.findall(r"\w+", fold(f"{title} {text}"))))
+        if score:
+            scored.append((-score, page_id))
+    return [{"id": p, "title": PAGES[p][0], "snippet": PAGES[p][1][:50]} for _, p in sorted(scored)]
+
+
+def execute(name: str, args: dict):
+    if name == "search":
+        return search(args["query"])
+    if name == "read_page":
+        if args["page_id"] not in PAGES:
+            return {"error": {"type": "erreur_dans_outil", "message": "page introuvable"}}
+        return PAGES[args["page_id"]][1]
+    if name == "get_weather":
+        return {"temperature": 18, "condition": "nuageux"}
+    if name == "get_time":
+        return {"time": "14:32"}
+    if name == "create_reminder":
+        return {"status": "créé"}
+    if name in ("add", "subtract", "multiply"):
+        a, b = args["a"], args["b"]
+        return {"result": {"add": a + b, "subtract": a - b, "multiply": a * b}[name]}
+    raise AssertionError(name)
+
+
+@pytest.fixture()
+def client():
+    return OfflineModel(seed=0).client()
+
+
+def react_loop(client, tools, task, *, system=None, tool=execute, max_turns=14, **extra):
+    """A minimal ReAct loop: returns the turns as (thought, [(name, args)]) and the answer."""
+    messages = ([{"role": "system", "content": system}] if system else []) + [
+        {"role": "user", "content": task}]
+    turns = []
+    for _ in range(max_turns):
+        response = client.chat.completions.create(model=MODEL, messages=messages, tools=tools,
+                                                  **extra)
+        message = response.choices[0].message
+        if not message.tool_calls:
+            return turns, message.content
+        calls = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls]
+        turns.append((message.content, calls))
+        if any(name == "finish" for name, _ in calls):
+            assert len(calls) == 1, "finish must be alone in its turn"
+            return turns, calls[0][1]["answer"]
+        messages.append(message.model_dump(exclude_none=True))
+        for call, (name, args) in zip(message.tool_calls, calls):
+            result = tool(name, args)
+            content = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+    raise AssertionError(f"no finish after {max_turns} turns")
+
+
+def all_calls(turns):
+    return [call for _, calls in turns for call in calls]
+
+
+def assert_no_repeat(turns):
+    flat = [(name, json.dumps(args, sort_keys=True)) for name, args in all_calls(turns)]
+    assert len(flat) == len(set(flat)), f"a call was repeated: {flat}"
+
+
+def pages_read(turns):
+    return [args["page_id"] for name, args in all_calls(turns) if name == "read_page"]
+
+
+# --------------------------------------------------------------------------- research
+
+
+def test_research_reads_relevant_pages_and_names_only_what_it_read(client):
+    turns, answer = react_loop(client, [SEARCH, READ, FINISH], TASK)
+    assert all(thought and "\n" not in thought for thought, _ in turns)  # one-line thoughts
+    assert all(len(calls) == 1 for _, calls in turns)
+    assert turns[0][1][0][0] == "search" and "Kanban" in turns[0][1][0][1]["query"]
+    assert_no_repeat(turns)
+    read = pages_read(turns)
+    assert "p5" not in read  # the off-topic page is never opened
+    named = {c for c in COMPANIES if c in answer}
+    assert named == {"Acme", "Umbrella", "Hooli"}  # the decoys (2023, Gantt) are left out
+    read_companies = {c for c in COMPANIES for p in read if c in PAGES[p][1]}
+    assert named <= read_companies
+
+
+def test_stop_rule_on_sources_is_respected(client):
+    system = "Tu es un agent de recherche. Arrête-toi dès que tu as deux sources concordantes."
+    turns, answer = react_loop(client, [SEARCH, READ, FINISH], TASK, system=system)
+    read = pages_read(turns)
+    answering = [p for p in read if p in ("p1", "p4", "p6")]
+    assert len(answering) == 2 and read[-1] in ("p1", "p4", "p6")  # stops right at the 2nd
+    assert "2 sources concordantes" in turns[-1][0]
+    assert len(read) < len(pages_read(react_loop(client, [SEARCH, READ, FINISH], TASK)[0]))
+
+
+def test_stop_rule_on_pages_read_is_respected(client):
+    turns, answer = react_loop(client, [SEARCH, READ, FINISH], TASK,
+                               system="Lis au plus 2 pages, puis réponds.")
+    assert len(pages_read(turns)) == 2
+    assert turns[-1][1][0][0] == "finish"
+
+
+def test_stop_rules_parsed_from_french():
+    assert stop_rule("trois sources concordantes ou huit pages lues") == stop_rule(
+        "3 sources ou 8 pages lues")
+    rule = stop_rule("Règle : trois sources concordantes ou huit pages lues.")
+    assert (rule.sources, rule.pages) == (3, 8)
+    assert stop_rule("Ne lis pas plus de 4 pages.").pages == 4
+    assert stop_rule("Réponds vite.") == stop_rule("")
+
+
+def test_singular_question_stops_at_the_first_answering_page(client):
+    turns, answer = react_loop(client, [SEARCH, READ, FINISH],
+                               "En quelle année Globex a-t-il proposé un tableau Kanban ?")
+    assert pages_read(turns)[-1] == "p2"
+    assert "2023" in answer and "[p2]" in answer
+
+
+def test_nothing_relevant_finishes_honestly(client):
+    turns, answer = react_loop(client, [SEARCH, READ, FINISH],
+                               "Quel est le chiffre d'affaires de Zorglub en 1999 ?")
+    assert_no_repeat(turns)
+    assert not any(c in answer for c in COMPANIES)
+    assert "aucun" in answer.lower()
+
+
+def test_unreadable_page_is_skipped_not_retried(client):
+    def flaky(name, args):
+        if name == "read_page" and args["page_id"] == "p1":
+            return {"error": {"type": "erreur_dans_outil", "message": "page introuvable"}}
+        return execute(name, args)
+
+    turns, answer = react_loop(client, [SEARCH, READ, FINISH], TASK, tool=flaky)
+    assert pages_read(turns).count("p1") == 1
+    assert "Acme" not in answer and "Umbrella" in answer
+
+
+# --------------------------------------------------------------------------- ordinary tools + finish
+
+
+def test_weather_then_finish_alone(client):
+    turns, answer = react_loop(client, [WEATHER, FINISH], "Quel temps fait-il à Lyon ?")
+    assert [calls for _, calls in turns] == [[("get_weather", {"location": "Lyon"})],
+                                             [("finish", {"answer": answer})]]
+    assert turns[0][0] and turns[1][0]  # a thought each turn
+    assert "18" in answer and "nuageux" in answer
+
+
+def test_three_intents_in_one_turn_then_finish(client):
+    text = ("Quelle heure est-il à Paris et quel temps fait-il ? Crée aussi un rappel pour "
+            "demain 9h : 'Réunion équipe'")
+    turns, answer = react_loop(client, [TIME, WEATHER, REMINDER, FINISH], text)
+    assert [name for name, _ in turns[0][1]] == ["get_time", "get_weather", "create_reminder"]
+    assert len(turns) == 2 and turns[1][1][0][0] == "finish"
+    assert "14:32" in answer and "18" in answer
+
+
+def test_arithmetic_chain_then_finish(client):
+    turns, answer = react_loop(client, MATH + [FINISH], "Calcule (10 - 3) * 2 + 4")
+    assert [calls for _, calls in turns[:-1]] == [
+        [("subtract", {"a": 10, "b": 3})], [("multiply", {"a": 7, "b": 2})],
+        [("add", {"a": 14, "b": 4})]]
+    assert "18" in answer
+
+
+def test_tool_exception_finishes_honestly_without_repeating(client):
+    def broken(name, args):
+        return {"error": {"type": "erreur_dans_outil",
+                          "message": "l'outil a levé une exception (TimeoutError: service lent)"}}
+
+    turns, answer = react_loop(client, [WEATHER, FINISH], "Quel temps fait-il à Lyon ?",
+                               tool=broken)
+    assert [c[0] for c in all_calls(turns)] == ["get_weather", "finish"]
+    assert "TimeoutError" in answer and "échoué" in answer
+
+
+def test_missing_argument_is_corrected_once(client):
+    seen = []
+
+    def picky(name, args):
+        seen.append(args)
+        if name == "get_weather" and "unit" not in args:
+            return {"error": {"type": "argument_manquant",
+                              "message": "argument obligatoire manquant « unit »"}}
+        return execute(name, args)
+
+    weather = fn("get_weather", "Donne la météo.", {
+        "location": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "kelvin"]}},
+        ["location"])
+    turns, answer = react_loop(client, [weather, FINISH], "Quel temps fait-il à Lyon ?",
+                               tool=picky)
+    assert seen == [{"location": "Lyon"}, {"location": "Lyon", "unit": "celsius"}]
+    assert "18" in answer and turns[1][0].startswith("L'appel précédent a échoué")
+
+
+def test_unrelated_request_finishes_with_what_it_can_do(client):
+    turns, answer = react_loop(client, [WEATHER, FINISH], "Achète-moi un billet d'avion")
+    assert len(turns) == 1 and "get_weather" in answer and "Je ne peux pas" in answer
+
+
+def test_invented_toolbox_with_finish(client):
+    stock = fn("check_stock", "Vérifie le stock disponible d'un produit.", {
+        "product": {"type": "string", "description": "Nom du produit"}}, ["product"])
+    price = fn("get_price", "Donne le prix d'un produit.", {
+        "product": {"type": "string", "description": "Nom du produit"}}, ["product"])
+
+    def shop(name, args):
+        return {"stock": 12} if name == "check_stock" else {"price": 3.5}
+
+    turns, answer = react_loop(client, [stock, price, FINISH],
+                               "Vérifie le stock de « café moulu » et donne son prix", tool=shop)
+    assert turns[0][1] == [("check_stock", {"product": "café moulu"}),
+                           ("get_price", {"product": "café moulu"})]
+    assert "12" in answer and "3.5" in answer
+
+
+def test_tool_choice_none_and_forced_finish(client):
+    messages = [{"role": "user", "content": "Quel temps fait-il à Lyon ?"}]
+    message = client.chat.completions.create(model=MODEL, messages=messages,
+                                             tools=[WEATHER, FINISH], tool_choice="none"
+                                             ).choices[0].message
+    assert not message.tool_calls and "get_weather" in message.content
+    message = client.chat.completions.create(
+        model=MODEL, messages=messages, tools=[WEATHER, FINISH],
+        tool_choice={"type": "function", "function": {"name": "finish"}}).choices[0].message
+    assert [c.function.name for c in message.tool_calls] == ["finish"]
+
+
+# --------------------------------------------------------------------------- text format
+
+
+REACT_PROMPT = """Tu résous la tâche en alternant Pensée, Action et Observation.
+Actions disponibles :
+- search[requête] : cherche des pages
+- read_page[page_id] : lit une page
+- finish[réponse] : donne la réponse finale
+Format :
+Pensée : ...
+Action : search[...]
+Observation : ...
+"""
+
+
+def text_loop(client, system, task, max_turns=12):
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": task}]
+    outputs = []
+    for _ in range(max_turns):
+        text = client.chat.completions.create(model=MODEL, messages=messages
+                                              ).choices[0].message.content
+        outputs.append(text)
+        messages.append({"role": "assistant", "content": text})
+        match = re.search(r"Action : (\w+)\[(.*)\]\s*$", text)
+        if match is None or match.group(1) == "finish":
+            return outputs
+        result = execute(match.group(1), {"query" if match.group(1) == "search" else "page_id":
+                                          match.group(2)})
+        messages.append({"role": "user",
+                         "content": "Observation : " + json.dumps(result, ensure_ascii=False)})
+    raise AssertionError("no final answer")
+
+
+def test_text_format_one_step_per_turn_until_finish(client):
+    outputs = text_loop(client, REACT_PROMPT, TASK)
+    assert all(o.startswith("Pensée : ") and o.count("Action : ") == 1 for o in outputs)
+    assert outputs[0].endswith("]") and "Action : search[" in outputs[0]
+    assert "Action : read_page[" in outputs[1]
+    final = outputs[-1]
+    assert "Action : finish[" in final and "Acme" in final and "Globex" not in final
+
+
+def test_text_format_with_final_answer_label():
+    system = ("Réponds au format Pensée / Action / Observation. Actions : "
+              "\n- get_weather[ville] : météo d'une ville\nTermine par « Réponse finale : ... ».")
+    request = {"model": MODEL, "messages": [
+        {"role": "system", "content": system},
+        {"role": "user", "content": "Quel temps fait-il à Nantes ?"},
+        {"role": "assistant", "content": "Pensée : je regarde.\nAction : get_weather[Nantes]"},
+        {"role": "user", "content": 'Observation : {"temperature": 12, "condition": "pluie"}'},
+    ]}
+    text = react.respond(request, SkillContext(seed=0, model=MODEL))
+    assert text.startswith("Pensée : ") and "Réponse finale : " in text
+    assert "12" in text and "pluie" in text
+    request["messages"] = request["messages"][:2]
+    assert react.respond(request, SkillContext(seed=0, model=MODEL)).endswith(
+        "Action : get_weather[Nantes]")
+
+
+def test_plain_chat_is_not_react():
+    request = {"model": MODEL, "messages": [{"role": "user", "content": "Bonjour"}]}
+    assert react.respond(request, SkillContext(seed=0, model=MODEL)) is None
+    request["tools"] = [WEATHER]
+    assert react.respond(request, SkillContext(seed=0, model=MODEL)) is None
+
+
+# --------------------------------------------------------------------------- with run_agent
+
+
+def test_run_agent_on_the_fake_corpus():
+    from course_utils.agent import run_agent
+    from course_utils.tools import Toolbox
+
+    def search_pages(query: str) -> list:
+        """Cherche des pages dans le corpus.
+
+        Args:
+            query: Requête.
+        """
+        return search(query)
+
+    def read_page(page_id: str) -> str:
+        """Lit une page du corpus.
+
+        Args:
+            page_id: Identifiant de la page.
+        """
+        return PAGES[page_id][1]
+
+    model = OfflineModel(seed=0)
+    run = run_agent(TASK, Toolbox([search_pages, read_page]), client=model.client(),
+                    model=MODEL, max_steps=10)
+    assert run.status == "finished"
+    assert {c for c in COMPANIES if c in run.answer} == {"Acme", "Umbrella", "Hooli"}
+
+
+def test_run_agent_recovers_from_the_toolbox_own_errors():
+    from course_utils.agent import run_agent
+    from course_utils.tools import Toolbox
+
+    def get_weather(location: str, unit: str = "celsius") -> dict:
+        """Donne la météo actuelle d'une ville.
+
+        Args:
+            location: Nom de la ville.
+            unit: Unité de température.
+        """
+        return {"location": location, "temperature": 18, "condition": "nuageux"}
+
+    bad_first_calls = iter([
+        {"content": None, "tool_calls": [{"name": "get_meteo", "arguments": {"ville": "Lyon"}}]},
+        {"content": None, "tool_calls": [{"name": "get_weather", "arguments": {}}]},
+    ])
+    model = OfflineModel(seed=0).responder(lambda request: next(bad_first_calls, None))
+    run = run_agent("Quel temps fait-il à Lyon ?", Toolbox([get_weather]), client=model.client(),
+                    model=MODEL, max_steps=6)
+    names = [[c.name for c in step.tool_calls] for step in run.steps]
+    assert names == [["get_meteo"], ["get_weather"], ["get_weather"], ["finish"]]
+    assert run.steps[2].tool_calls[0].arguments == {"location": "Lyon"}
+    assert run.status == "finished" and "18" in run.answer and "nuageux" in run.answer
