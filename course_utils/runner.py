@@ -71,7 +71,8 @@ def install_kernel(build: Path) -> None:
     spec_dir = build / "jupyter" / "kernels" / KERNEL_NAME
     spec_dir.mkdir(parents=True, exist_ok=True)
     spec = {
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}",
+                 "--IPKernelApp.log_level=ERROR"],
         "display_name": "Python (cours agents)",
         "language": "python",
     }
@@ -117,13 +118,29 @@ def execute_one(path: str, root: str, build: str, timeout: float) -> NotebookRun
             request_save_on_cell_execute=False, execution_timeout=timeout,
         )
     except PapermillExecutionError as exc:
-        error = f"cellule {exc.cell_index} (exécution [{exc.exec_count}]) : {exc.ename}: {exc.evalue}"
+        error = f"{_locate_cell(nb_path, exc.source, exc.cell_index)} : {exc.ename}: {exc.evalue}"
     except Exception as exc:  # noqa: BLE001 - report any failure, keep running the others
         error = f"{type(exc).__name__}: {exc}"
     seconds = time.perf_counter() - start
     calls, tokens = _read_usage(usage_file)
     return NotebookRun(rel.as_posix(), "ok" if error is None else "échec", round(seconds, 1),
                        calls, tokens, error)
+
+
+def _locate_cell(path: Path, source: str, executed_index: int) -> str:
+    """Name a failing cell as the author sees it: position in the original file + first line.
+
+    Papermill's index counts the cell it injects for the parameters, so it is not used as is.
+    """
+    import nbformat
+
+    first_line = next((line for line in (source or "").splitlines() if line.strip()), "")
+    try:
+        cells = nbformat.read(path, as_version=4).cells
+        position = next(i for i, cell in enumerate(cells, 1) if cell.source == source)
+    except (OSError, ValueError, StopIteration):
+        position = executed_index
+    return f"cellule {position} « {first_line[:60]} »"
 
 
 def format_table(runs: list[NotebookRun]) -> str:
