@@ -399,9 +399,12 @@ def test_without_tools_the_last_call_answers_from_the_results():
             "function": {"name": "get_weather", "arguments": '{"location": "Lyon"}'}}]},
         {"role": "tool", "tool_call_id": "call_1",
          "content": '{"temperature": 21, "condition": "ensoleillé"}'},
-        {"role": "user", "content": "Réponds maintenant avec ce que tu as."},
+        {"role": "user", "content": "Et le programme télé ?"},
     ]}
     assert tool_use.respond(request, SkillContext(seed=0, model=MODEL)) is None  # new task
+    request["messages"][-1] = {"role": "user", "content": "Réponds maintenant avec ce que tu as."}
+    wrapped = tool_use.respond(request, SkillContext(seed=0, model=MODEL))  # closes the first
+    assert isinstance(wrapped, str) and "21" in wrapped and "ensoleillé" in wrapped
     request["messages"].pop()
     answer = tool_use.respond(request, SkillContext(seed=0, model=MODEL))
     assert isinstance(answer, str) and "21" in answer and "ensoleillé" in answer
@@ -421,3 +424,131 @@ def test_calculator_tool_gets_the_whole_expression(client):
                             tool=lambda name, args: {"value": 85})
     assert turns == [[("calculator", {"expr": "12 * 7 + 1"})]]
     assert "85" in answer
+
+
+# --------------------------------------------------------------------------- dependent calls (H2b)
+
+
+NEXT_MEETING = fn("get_next_meeting", "Donne la prochaine réunion de l'agenda de l'utilisateur.", {})
+SEARCH_PRODUCT = fn("chercher_produit", "Cherche des produits dans le catalogue.", {
+    "requete": string("Mots-clés du produit")}, ["requete"])
+STOCK = fn("consulter_stock", "Donne la quantité en stock d'un produit.", {
+    "ref": string("Référence du produit")}, ["ref"])
+APPOINTMENTS = fn("list_appointments", "Lists the user's appointments for a day.", {
+    "day": string("The day, e.g. demain")}, ["day"])
+FORECAST = fn("get_forecast", "Weather forecast for a city.", {"city": string("City name")},
+              ["city"])
+EVENTS = fn("get_events", "Liste les rendez-vous de l'agenda de l'utilisateur pour un jour donné.",
+            {"date": string("Le jour, par exemple « demain ».")}, ["date"])
+TRAVEL = fn("get_travel_time", "Donne le temps de trajet en minutes entre deux lieux de Lyon.", {
+    "origin": string("Lieu de départ."), "destination": string("Lieu d'arrivée."),
+    "mode": string("Moyen de transport.", enum=["walking", "transit", "driving"])},
+    ["origin", "destination"])
+BOOK = fn("book_table", "Réserve une table dans un restaurant.", {
+    "restaurant": string("Nom du restaurant."), "time": string("Heure de la réservation, au format HH:MM."),
+    "people": number("Nombre de personnes.", "integer")}, ["restaurant", "time", "people"])
+
+
+def world(name, args):
+    """Tools of the dependent-call scenarios (fixed fake data)."""
+    if name == "get_next_meeting":
+        return {"title": "Revue de projet", "city": "Marseille", "time": "2025-03-14 10:00"}
+    if name == "chercher_produit":
+        return [{"ref": "CAF-001", "produit": "Café moulu 250 g"},
+                {"ref": "THE-004", "produit": "Thé vert 100 g"}]
+    if name == "consulter_stock":
+        return {"ref": args["ref"], "quantite": 42 if args["ref"] == "CAF-001" else 7}
+    if name == "list_appointments":
+        return {"appointments": [
+            {"start": "08:00", "end": "09:00", "subject": "Dentiste", "place": "Nantes"},
+            {"start": "14:00", "end": "15:30", "subject": "Client", "place": "Angers"}]}
+    if name == "get_forecast":
+        return {"city": args["city"], "forecast": "averses", "temperature": 11}
+    if name == "get_events":
+        return [{"heure": "09:30", "fin": "10:30", "titre": "Point", "lieu": "Bureau Part-Dieu"},
+                {"heure": "17:00", "fin": "18:30", "titre": "Atelier", "lieu": "Confluence"}]
+    if name == "get_travel_time":
+        return {**args, "duration_min": 14}
+    if name == "book_table":
+        return {**args, "confirmation": "RES-001"}
+    return execute(name, args)
+
+
+def test_a_city_described_by_reference_comes_from_the_first_result(client):
+    turns, answer, _ = loop(client, [NEXT_MEETING, WEATHER],
+                            "Quel temps fait-il dans la ville de ma prochaine réunion ?", tool=world)
+    assert turns == [[("get_next_meeting", {})], [("get_weather", {"location": "Marseille"})]]
+    assert "18" in answer and "nuageux" in answer and "Marseille" in answer
+
+
+def test_invented_tools_last_appointment_place_then_forecast(client):
+    turns, answer, _ = loop(client, [FORECAST, APPOINTMENTS],
+                            "Quel temps fera-t-il demain dans la ville de mon dernier rendez-vous ?",
+                            tool=world)
+    assert turns == [[("list_appointments", {"day": "demain"})],
+                     [("get_forecast", {"city": "Angers"})]]  # the latest one, not the first
+    assert "averses" in answer and "11" in answer
+
+
+def test_an_identifier_comes_from_a_search_then_the_quantity_answers(client):
+    turns, answer, _ = loop(client, [SEARCH_PRODUCT, STOCK], "Combien reste-t-il de café en stock ?",
+                            tool=world)
+    assert turns == [[("chercher_produit", {"requete": "café"})],
+                     [("consulter_stock", {"ref": "CAF-001"})]]
+    assert answer.startswith("Réponse : 42 (quantité, réf. CAF-001)")
+
+
+def test_planning_request_defers_the_booking_and_never_invents_a_time(client):
+    text = ("Demain soir je dîne avec 3 amis au restaurant « Les Lyonnais », dans le Vieux Lyon. "
+            "J'y vais depuis le lieu de mon dernier rendez-vous : réserve une table pour 4 "
+            "personnes à l'heure où je peux arriver.")
+    turns, answer, _ = loop(client, [EVENTS, TRAVEL, BOOK], text, tool=world)
+    assert turns == [
+        [("get_events", {"date": "demain"})],
+        [("get_travel_time", {"origin": "Confluence", "destination": "Vieux Lyon"})],
+        [("book_table", {"restaurant": "Les Lyonnais", "time": "18:44", "people": 4})]]
+    assert "RES-001" in answer
+
+
+def test_one_booking_per_intent_and_table_pour_n_fills_people(client):
+    message = ask(client, [{"role": "user", "content": (
+        "Je dîne au restaurant « Le Zinc » demain. Réserve une table pour 4 à 20h.")}], [BOOK])
+    assert calls_of(message) == [("book_table", {"restaurant": "Le Zinc", "time": "20:00",
+                                                 "people": 4})]
+    message = ask(client, [{"role": "user", "content": (
+        "Réserve une table pour 2 au restaurant « Le Zinc » demain soir")}], [BOOK])
+    assert not message.tool_calls and "time" in message.content  # « demain » is not an hour
+
+
+def test_none_before_a_dependent_call_names_both_steps(client):
+    message = ask(client, [{"role": "user", "content": (
+        "Quel temps fait-il dans la ville de ma prochaine réunion ?")}], [NEXT_MEETING, WEATHER],
+        tool_choice="none")
+    assert "get_next_meeting()" in message.content
+    assert "get_weather(location=<prochaine réunion, d'après get_next_meeting>)" in message.content
+
+
+def test_result_labels_read_naturally(client):
+    turns, answer, _ = loop(client, [ROUTE], "Calcule l'itinéraire de Paris à Lyon")
+    assert "Itinéraire de Paris à Lyon : distance : 465 km, durée : 270 min" in answer
+    travel = fn("get_travel_time", "Donne le temps de trajet en minutes entre deux lieux.", {
+        "origin": string("Lieu de départ"), "destination": string("Lieu d'arrivée")},
+        ["origin", "destination"])
+    turns, answer, _ = loop(client, [travel], "Combien de temps pour aller de Paris à Lyon ?",
+                            tool=lambda name, args: {**args, "duration_min": 14})
+    assert "durée : 14 min" in answer and "Heure" not in answer
+
+
+def test_positive_temperature_varies_wording_never_the_calls(client):
+    messages = [{"role": "user", "content": "Quel temps fait-il à Lyon ?"}]
+    steady = [ask(client, messages, [WEATHER]) for _ in range(3)]
+    assert {m.content for m in steady} == {None}
+    varied = [ask(client, messages, [WEATHER], temperature=0.8) for _ in range(4)]
+    assert len({m.content for m in varied}) == 4
+    assert all(calls_of(m) == [("get_weather", {"location": "Lyon"})] for m in varied)
+    result = [*messages, steady[0].model_dump(exclude_none=True), {
+        "role": "tool", "tool_call_id": steady[0].tool_calls[0].id,
+        "content": json.dumps(execute("get_weather", {"location": "Lyon"}))}]
+    finals = [ask(client, result, [WEATHER], temperature=0.8).content for _ in range(3)]
+    assert len(set(finals)) == 3 and all("18" in f and "nuageux" in f for f in finals)
+    assert ask(client, result, [WEATHER]).content == "Météo à Lyon : température 18 °C, nuageux."

@@ -10,24 +10,40 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import lexicon
+from . import lexicon, phrasing
 from .arguments import describe_param
 from .arithmetic import format_number
 from .history import Episode, Observation
 from .nlu import concepts_of, fold
 from .planning import Call, Plan
-from .schemas import ToolInfo
+from .relevance import question_kind
+from .schemas import ToolInfo, split_name
 from .selection import Intent
 
-_LABELS = (
-    ("weather", "Météo"), ("time", "Heure"), ("reminder", "Rappel"), ("tip", "Pourboire"),
-    ("convert", "Conversion"), ("route", "Itinéraire"), ("news", "Actualités"),
+_LABELS = (  # first concept found wins: a travel *time* is a route, not a clock
+    ("weather", "Météo"), ("route", "Itinéraire"), ("time", "Heure"), ("reminder", "Rappel"),
+    ("tip", "Pourboire"), ("convert", "Conversion"), ("news", "Actualités"),
     ("log", "Analyse du journal"), ("course", "Cours"), ("search", "Recherche"),
     ("calculate", "Calcul"),
 )
 _BARE_KEYS = {"condition", "conditions", "description", "weather", "ciel", "sky", "summary"}
 _TITLE_KEYS = ("title", "titre", "name", "nom", "label", "headline")
+_UNITS = {"min": "min", "mins": "min", "minutes": "min", "km": "km", "m": "m", "h": "h",
+          "hours": "h", "heures": "h", "kg": "kg", "g": "g", "eur": "€", "euros": "€",
+          "usd": "$", "pct": "%", "percent": "%", "s": "s", "sec": "s", "seconds": "s"}
 MAX_TEXT = 300
+
+
+def _key_label(key: str) -> tuple[str, str]:
+    """A French label for a result key, and the unit its name carries: ``duration_min`` →
+    (« durée », « min »), ``distance_km`` → (« distance », « km »)."""
+    folded = fold(str(key))
+    parts = split_name(str(key))
+    if len(parts) > 1 and parts[-1] in _UNITS:
+        stem_key = "_".join(parts[:-1])
+        label = lexicon.KEY_LABELS.get(stem_key, " ".join(parts[:-1]))
+        return label, _UNITS[parts[-1]]
+    return lexicon.KEY_LABELS.get(folded, str(key).replace("_", " ")), ""
 
 
 def value_text(value: Any) -> str:
@@ -97,9 +113,12 @@ def _dict_facts(data: dict, echoed: set[str], arguments: dict | None = None,
         elif isinstance(value, list) and value and isinstance(value[0], dict):
             facts.append(f"{lexicon.KEY_LABELS.get(folded, key)} : {_list_facts(value)}")
         else:
-            name = lexicon.KEY_LABELS.get(folded, str(key).replace("_", " "))
+            name, unit = _key_label(key)
             shown = value_text(value)
-            facts.append(shown if fold(name) == fold(label) else f"{name} {shown}")
+            if unit and isinstance(value, (int, float)):
+                facts.append(f"{name} : {shown} {unit}")
+            else:
+                facts.append(shown if fold(name) == fold(label) else f"{name} {shown}")
     return ", ".join(facts) if facts else "résultat vide"
 
 
@@ -167,9 +186,19 @@ def call_text(call: Call) -> str:
     return f"{call.name}({inside})"
 
 
+def intent_text(intent: Intent) -> str:
+    """``get_weather(location=<prochaine réunion, d'après get_next_meeting>)`` for a deferred
+    intent, ``call_text`` otherwise."""
+    text = call_text(Call(intent.tool, intent.arguments))
+    if not intent.deferred:
+        return text
+    later = ", ".join(f"{d.param}=<{d.describe()}>" for d in intent.deferred)
+    return text[:-1] + (", " if intent.arguments else "") + later + ")"
+
+
 def without_tools(intents: list[Intent], tools: list[ToolInfo]) -> str:
     """Answer under ``tool_choice="none"`` before any result: say which call would be needed."""
-    calls = [call_text(Call(i.tool, i.arguments)) for i in intents if i.tool]
+    calls = [intent_text(i) for i in intents if i.tool]
     if any(i.expression is not None for i in intents):
         calls.append("les outils de calcul")
     if not calls:
@@ -178,7 +207,41 @@ def without_tools(intents: list[Intent], tools: list[ToolInfo]) -> str:
             f"appeler {' et '.join(calls)}.")
 
 
-def final(episode: Episode, plan: Plan, tools: list[ToolInfo]) -> str:
+_SINGLE = ("{line}", "{line} (d'après l'outil)", "Résultat de l'outil — {line}",
+           "Voici le résultat. {line}", "J'ai obtenu ceci. {line}")
+
+
+def _numbers(observation: Observation) -> list[tuple[str, float]]:
+    data = observation.data
+    if not isinstance(data, dict) or not observation.ok:
+        return []
+    arguments = observation.arguments or {}
+    return [(k, v) for k, v in data.items() if isinstance(v, (int, float))
+            and not isinstance(v, bool) and not (k in arguments and v == arguments[k])]
+
+
+def direct(episode: Episode, plan: Plan, tools: list[ToolInfo]) -> str | None:
+    """The asked quantity, first, when a chain of calls led to it (« Combien reste-t-il de café
+    en stock ? » → « 42 (réf. CAF-001) »): the one number of the dependent call's result."""
+    if not plan.resolved or question_kind(episode.task) != "quantity":
+        return None
+    names = {i.tool for i in plan.resolved}
+    last = next((o for o in reversed(episode.observations) if o.name in names and o.ok), None)
+    if last is None or len(_numbers(last)) != 1:
+        return None
+    key, value = _numbers(last)[0]
+    by_name = {t.name: t for t in tools}
+    tool = by_name.get(last.name)
+    ids = [f"réf. {v}" for k, v in (last.arguments or {}).items()
+           if tool and tool.param(k) and tool.param(k).kind == "id"]
+    label, unit = _key_label(key)
+    shown = f"{value_text(value)} {unit}".strip()
+    context = ", ".join([label] + ids)
+    return f"{shown} ({context})"
+
+
+def final(episode: Episode, plan: Plan, tools: list[ToolInfo],
+          voice: phrasing.Voice = phrasing.STEADY) -> str:
     """The French answer once every intent is resolved (or cannot be)."""
     by_name = {t.name: t for t in tools}
     lines: list[str] = []
@@ -207,6 +270,9 @@ def final(episode: Episode, plan: Plan, tools: list[ToolInfo]) -> str:
         else:
             last_error_by_tool[observation.name] = observation
     for failure in plan.failures:
+        if failure.call is None and failure.intent.expression is None:
+            lines.append(f"Je n'ai pas pu appeler {failure.intent.tool} : {failure.error}")
+            continue
         if failure.call is None:
             lines.append(f"Je ne peux pas calculer « {failure.intent.clause} » : {failure.error}")
             continue
@@ -223,6 +289,12 @@ def final(episode: Episode, plan: Plan, tools: list[ToolInfo]) -> str:
                      "préciser ?")
     if not lines:
         return cannot_do(tools)
-    if len(lines) == 1:
-        return _sentence(lines[0])
-    return "Voici ce que j'ai obtenu :\n" + "\n".join(f"- {_sentence(line)}" for line in lines)
+    lines = list(dict.fromkeys(lines))
+    lead = direct(episode, plan, tools)
+    if len(lines) == 1 and lead is None:
+        if not voice.varies:
+            return _sentence(lines[0])
+        return _sentence(voice.say(_SINGLE, line=lines[0].strip().rstrip(".")))
+    body = f"{voice.say(phrasing.RESULTS_OPENING)}\n" + "\n".join(
+        f"- {_sentence(line)}" for line in lines)
+    return f"Réponse : {lead}.\n{body}" if lead else body

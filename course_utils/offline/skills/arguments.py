@@ -144,11 +144,17 @@ def _string_value(param: Param, tool: ToolInfo, clause: str, others: list[str],
         return place.value or None
     if kind == "time":
         span = nlu.time_expression(_without(clause, blocks))
+        if span is None and date_only(param):  # « demain » said in another clause
+            spans = [nlu.time_expression(other) for other in others]
+            span = next((s for s in spans if s is not None), None)
+        if span is not None and clock_only(param) and ":" not in str(span.value):
+            return None  # « demain » is not an hour: the request gives (or defers) it elsewhere
         return span.value if span else None
     if kind in ("origin", "destination"):
         pair = nlu.route(clause, blocks)
         if pair is None:
-            return None
+            lone = nlu.endpoint(clause, kind, blocks)
+            return lone.text if lone else None
         return pair[0].text if kind == "origin" else pair[1].text
     if kind == "expression":
         return arithmetic.expression_text(clause)
@@ -176,6 +182,26 @@ def _string_value(param: Param, tool: ToolInfo, clause: str, others: list[str],
         return blocks[0].value if blocks else None
     quoted = nlu.quoted(clause)
     return quoted[0].value if quoted else None
+
+
+_CLOCK_WORDS = frozenset("heure heures hour hours hh horaire hhmm clock".split())
+_DATE_WORDS = frozenset("date jour day days datetime jours journee".split())
+
+
+def _param_words(param: Param) -> set[str]:
+    return set(param.name_words) | set(nlu.words(param.description))
+
+
+def clock_only(param: Param) -> bool:
+    """A time parameter asking for an hour of the day (« Heure … au format HH:MM »)."""
+    found = _param_words(param)
+    return bool(found & _CLOCK_WORDS) and not found & _DATE_WORDS
+
+
+def date_only(param: Param) -> bool:
+    """A time parameter asking for a day (« date : le jour, par exemple demain »)."""
+    found = _param_words(param)
+    return bool(found & _DATE_WORDS) and not found & (_CLOCK_WORDS | {"time", "moment"})
 
 
 def enum_default(param: Param):

@@ -13,6 +13,7 @@ from typing import Any
 
 from . import content_text
 from .nlu import fold
+from .schemas import FINISH_NAMES
 
 _ERROR_TYPES = (
     ("unknown_tool", ("outil inconnu", "unknown tool", "outil_inconnu", "n'existe pas",
@@ -53,6 +54,7 @@ class Episode:
     system: str
     observations: tuple[Observation, ...]
     turns: int
+    wrap_up: bool = False  # the last user message asks to answer now with what was obtained
 
     @property
     def last_turn(self) -> tuple[Observation, ...]:
@@ -96,12 +98,45 @@ def _arguments(raw: Any) -> tuple[dict | None, str]:
     return (parsed if isinstance(parsed, dict) else None), text
 
 
+_WRAP_UP = re.compile(
+    r"(?<![a-z])(reponds|repondez|repondre|reponse|conclus|concluez|conclure|termine|terminez|"
+    r"resume|resumez|synthese|bilan|mieux possible|deja obtenu|answer now|respond now|"
+    r"wrap up|best effort)"
+)
+
+
+def _wrap_up_of(messages: list[dict], last_user: int) -> int | None:
+    """The index of the task a closing message (« Réponds maintenant avec ce que tu as ») wraps
+    up: the previous user message, when tool results came since and nothing answered it yet."""
+    if last_user < 0 or not _WRAP_UP.search(fold(content_text(messages[last_user].get("content")))):
+        return None
+    previous = max((i for i in range(last_user) if messages[i].get("role") == "user"),
+                   default=-1)
+    if previous < 0:
+        return None
+    between = messages[previous + 1: last_user]
+    if not between or between[-1].get("role") != "tool":
+        return None
+    for message in between:
+        for call in message.get("tool_calls") or [] if message.get("role") == "assistant" else []:
+            if fold(str((call.get("function") or {}).get("name", ""))) in FINISH_NAMES:
+                return None
+    return previous
+
+
 def episode(request: dict) -> Episode:
-    """Read the conversation of a chat request (messages after the last ``user`` message)."""
+    """Read the conversation of a chat request (messages after the last ``user`` message).
+
+    A last user message that only asks to conclude (an agent loop's best-effort request once its
+    step limit is reached) does not start a new task: the episode is then the earlier task, with
+    every tool result since, and ``wrap_up`` is set."""
     messages = request.get("messages") or []
     system = "\n".join(content_text(m.get("content")) for m in messages
                        if m.get("role") in ("system", "developer"))
     last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    wrapped = _wrap_up_of(messages, last_user)
+    if wrapped is not None:
+        last_user = wrapped
     task = content_text(messages[last_user].get("content")) if last_user >= 0 else ""
     calls: dict[str, tuple[str, dict | None, str, int]] = {}
     order: list[str] = []
@@ -128,7 +163,7 @@ def episode(request: dict) -> Episode:
         error, error_type = _error_of(content, data)
         observations.append(Observation(call_id, name, arguments, raw, content, data, error,
                                         error_type, call_turn))
-    return Episode(task, system, tuple(observations), turn)
+    return Episode(task, system, tuple(observations), turn, wrapped is not None)
 
 
 def number_in(observation: Observation) -> float | None:

@@ -63,6 +63,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "stock": ("stock", "inventaire", "inventory", "disponible", "availability"),
     "event": (
         "event", "evenement", "agenda", "calendrier", "calendar", "rendez", "reunion", "meeting",
+        "appointment", "appointments", "rdv", "schedule",
     ),
     "read": ("read", "lire", "lis", "page", "open", "ouvrir", "consulter", "fetch", "document"),
     "translate": ("translate", "traduis", "traduire", "traduction", "translation"),
@@ -78,7 +79,8 @@ STOPWORDS = frozenset(
     ses si son sur t ta te tes toi ton tu un une vos votre vous y c ca ceci cela
     quel quelle quels quelles combien comment ou quand pourquoi est-ce
     donne donner dis dire fais faire fait peux peut pouvez veux voudrais voulez merci stp svp
-    aussi puis ensuite alors tout tous toute toutes moi-meme sont ont avez as ai sera
+    aussi puis ensuite alors tout tous toute toutes moi-meme sont ont avez as ai sera reste
+    restent
     get set the of to in for and or an is are be with from by on at this that it its please
     me my you your what which how when where who give return returns tool outil function
     renvoie retourne fournit obtenir obtient donnees given current actuel actuelle actuellement
@@ -91,6 +93,14 @@ REQUEST_VERBS = frozenset(
     trouve trouver cherche chercher recherche rechercher donne dis calcule calculer convertis
     convertir cree creer ajoute montre indique liste lis lire explique resume analyse analyser
     verifie quelles quels quel quelle find search show tell list
+    """.split()
+)
+
+# Imperatives that start a new request after a colon (« … : réserve une table pour 4 »).
+IMPERATIVES = REQUEST_VERBS | frozenset(
+    """
+    reserve achete commande envoie planifie programme note enregistre supprime annule ouvre
+    lance consulte regarde prends mets fixe previens appelle ecris traduis convertis
     """.split()
 )
 
@@ -217,6 +227,7 @@ NUMBER_CUES_BEFORE: dict[str, str] = {
     "jusqu'a": "max", "sous": "max", "inferieur a": "max", "inferieure a": "max",
     "pas plus de": "max", "less than": "max", "at most": "max", "under": "max", "max": "max",
     "budget de": "max", "€": "money", "$": "money", "£": "money",
+    "table pour": "people", "table de": "people",
 }
 
 # Parameter-side words (folded, in names or descriptions) -> the number categories they accept.
@@ -243,7 +254,7 @@ KEY_LABELS: dict[str, str] = {
     "priority": "priorité", "price": "prix", "duration": "durée", "result": "résultat",
     "total": "total", "tip": "pourboire", "tip_amount": "pourboire", "amount": "montant",
     "converted": "montant converti", "converted_amount": "montant converti", "rate": "taux",
-    "distance": "distance", "distance_km": "distance (km)", "duration_min": "durée (min)",
+    "distance": "distance", "quantite": "quantité", "quantity": "quantité", "stock": "stock",
     "count": "nombre", "level": "niveau", "message": "message", "summary": "résumé",
     "location": "lieu", "city": "ville", "origin": "départ", "destination": "arrivée",
     "mode": "mode", "name": "nom", "category": "catégorie", "source": "source",

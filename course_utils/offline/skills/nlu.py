@@ -28,11 +28,12 @@ _CAPITALISED = re.compile(
     r"(?<![\w'’-])[A-ZÀ-ÖØ-Ý][\w-]*(?:(?:\s+(?:de|du|des|la|le|sur|en)\s+|\s+|-)[A-ZÀ-ÖØ-Ý][\w-]*)*"
 )
 _SPLIT = re.compile(
-    r"[?!;]+|\n+|\.(?=\s|$)|,\s+|\s+(?:et puis|et aussi|mais aussi|ainsi que|et|puis|"
+    r"[?!;…]+|\n+|\.(?=\s|$)|,\s+|\s+(?:et puis|et aussi|mais aussi|ainsi que|et|puis|"
     r"ensuite|and|then)\s+",
     re.IGNORECASE,
 )
 _PLACE_PREPOSITIONS = ("a", "au", "aux", "en", "vers", "pour", "sur", "dans", "at", "in", "to")
+_ARTICLES = ("le", "la", "les")
 
 
 @dataclass(frozen=True)
@@ -265,7 +266,9 @@ def _place_pattern() -> re.Pattern:
 
 
 def places(text: str, exclude: list[Span] = ()) -> list[Span]:
-    """Place names: known cities and countries, and capitalised names after « à », « en », …"""
+    """Place names: known cities and countries, and capitalised names after « à », « en », …
+    (an article may come between: « dans le Vieux Lyon »). A longer capitalised name holding a
+    known one (« Vieux Lyon », « Lyon Part-Dieu ») is kept whole."""
     folded = fold(text)
     found: list[Span] = []
 
@@ -273,18 +276,45 @@ def places(text: str, exclude: list[Span] = ()) -> list[Span]:
         spans = list(exclude) + found
         return not any(s.start < end and start < s.end for s in spans)
 
-    for match in _place_pattern().finditer(folded):
-        if free(match.start(), match.end()):
-            found.append(Span(text[match.start(): match.end()], match.start(), match.end(),
-                              lexicon.PLACES[match.group(1)]))
+    named: list[Span] = []
     for match in _CAPITALISED.finditer(text):
         name = match.group(0)
         if fold(name.split()[0]) in lexicon.NOT_PLACES or name.isupper():
             continue
-        previous = words(text[: match.start()])[-1:] or [""]
-        if previous[0] in _PLACE_PREPOSITIONS and free(match.start(), match.end()):
-            found.append(Span(name, match.start(), match.end(), None))
+        previous = words(text[: match.start()])[-2:] or [""]
+        after = previous[-1] in _PLACE_PREPOSITIONS or (
+            len(previous) == 2 and previous[-1] in _ARTICLES and previous[0] in _PLACE_PREPOSITIONS)
+        if after:
+            named.append(Span(name, match.start(), match.end(), lexicon.PLACES.get(fold(name))))
+    for match in _place_pattern().finditer(folded):
+        holder = next((n for n in named if n.start <= match.start() and match.end() <= n.end
+                       and n.end - n.start > match.end() - match.start()), None)
+        if holder is not None and free(holder.start, holder.end):
+            found.append(Span(holder.text, holder.start, holder.end,
+                              holder.value or lexicon.PLACES[match.group(1)]))
+        elif holder is None and free(match.start(), match.end()):
+            found.append(Span(text[match.start(): match.end()], match.start(), match.end(),
+                              lexicon.PLACES[match.group(1)]))
+    for span in named:
+        if free(span.start, span.end):
+            found.append(span)
     return sorted(found, key=lambda s: s.start)
+
+
+def endpoint(text: str, kind: str, exclude: list[Span] = ()) -> Span | None:
+    """One end of a trip given alone: « depuis Confluence » (origin), « vers / dans le Vieux
+    Lyon » (destination)."""
+    for place in places(text, exclude):
+        before = words(text[: place.start])[-2:] or [""]
+        previous = before[-1]
+        if previous in _ARTICLES and len(before) == 2:
+            previous = before[0]
+        if kind == "origin" and previous in ("depuis", "de", "du", "d", "from"):
+            return place
+        if kind == "destination" and previous in ("a", "au", "aux", "vers", "dans", "jusqu",
+                                                  "pour", "en", "to"):
+            return place
+    return None
 
 
 def route(text: str, exclude: list[Span] = ()) -> tuple[Span, Span] | None:
@@ -409,7 +439,15 @@ def split_clauses(text: str) -> list[str]:
         masked[span.start: span.end] = "\x00" * (span.end - span.start)
     masked_text = "".join(masked)
     clauses, start = [], 0
-    for match in _SPLIT.finditer(masked_text):
+    cuts = list(_SPLIT.finditer(masked_text))
+    for colon_match in re.finditer(r"\s*:\s+", masked_text):  # « … : réserve une table … »
+        following = words(masked_text[colon_match.end():])[:1]
+        if following and following[0] in lexicon.IMPERATIVES:
+            cuts.append(colon_match)
+    cuts.sort(key=lambda m: m.start())
+    for match in cuts:
+        if match.start() < start:
+            continue
         piece_before = fold(masked_text[start: match.start()])
         if match.group(0).strip().lower() == "et" and (
             re.search(r"\bentre\b[^,]*$", piece_before)

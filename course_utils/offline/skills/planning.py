@@ -4,6 +4,8 @@ Independent intents are called together, in one turn. Dependent calls (an arithm
 are called as soon as their operands are known, in an order that respects operator precedence:
 « (10 - 3) * 2 + 5**2 » gives ``subtract(10, 3)`` and ``power(5, 2)`` in the first turn,
 ``multiply(7, 2)`` in the second (7 read from the first result), ``add(14, 25)`` in the third.
+Values the request describes (« la ville de ma prochaine réunion ») are read from the results
+the same way (``deferral``): the dependent call waits for the call that gives its value.
 
 Errors: a failed call is corrected once when the error names the fix (a missing argument is
 added, an unexpected one removed); the same failing call is never sent twice; an intent that
@@ -13,9 +15,9 @@ still fails is reported honestly in the final answer.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from . import arithmetic
+from . import arithmetic, deferral
 from .arguments import default_value
 from .history import Episode, Observation, number_in, same_arguments, same_value
 from .nlu import fold
@@ -62,6 +64,8 @@ class Plan:
     questions: tuple[tuple[Intent, tuple[str, ...]], ...] = ()
     computations: tuple[Computation, ...] = ()
     done: tuple[Intent, ...] = field(default=())
+    waiting: tuple[Intent, ...] = ()  # dependent intents whose values are not in the results yet
+    resolved: tuple[Intent, ...] = ()  # dependent intents made callable by the results
 
     @property
     def finished(self) -> bool:
@@ -194,7 +198,19 @@ def decide(intents: list[Intent], tools: list[ToolInfo], episode: Episode, *,
     questions: list[tuple[Intent, tuple[str, ...]]] = []
     computations: list[Computation] = []
     done: list[Intent] = []
+    waiting: list[Intent] = []
+    resolved: list[Intent] = []
     for intent in intents:
+        if intent.deferred:
+            state, payload = deferral.resolve(intent, intents, by_name, episode)
+            if state == "wait":
+                waiting.append(intent)
+                continue
+            if state == "failed":
+                failures.append(Failure(intent, None, payload or "erreur"))
+                continue
+            intent = replace(intent, arguments=payload, deferred=())
+            resolved.append(intent)
         if intent.expression is not None:
             ready, failure, computation = _expression_intent(intent, by_name, episode)
             calls.extend(c for c in ready if c not in calls)
@@ -214,6 +230,10 @@ def decide(intents: list[Intent], tools: list[ToolInfo], episode: Episode, *,
             failures.append(payload)
         elif state == "done":
             done.append(intent)
+    if not calls and waiting:  # blocked: what they wait for will never come
+        questions.extend((i, tuple(d.param for d in i.deferred)) for i in waiting)
+        waiting = []
     if not parallel:
         calls = calls[:1]
-    return Plan(tuple(calls), tuple(failures), tuple(questions), tuple(computations), tuple(done))
+    return Plan(tuple(calls), tuple(failures), tuple(questions), tuple(computations), tuple(done),
+                tuple(waiting), tuple(resolved))

@@ -6,23 +6,29 @@ Each turn carries a one-line French thought as ``content`` and the next action:
 
 * with a search tool and a page reader: documentary research (``research``);
 * with any other tools: the tool-use logic (``selection``, ``planning``): independent intents
-  in parallel when allowed, dependent arithmetic chains over several turns, one correction of a
-  failed call when the error names the fix;
+  in parallel when allowed, dependent calls over several turns (arithmetic chains, and values a
+  request describes — « la ville de ma prochaine réunion » — read from an earlier result), one
+  correction of a failed call when the error names the fix;
 * ``finish`` alone in its turn, with a French answer built only from the observations, once every
   intent has one (or honestly says what failed).
 
 It never sends the same call (same name and arguments) twice in a row. ``tool_choice`` is
-honoured as in tool use: ``"none"`` gives text, a forced function is called.
+honoured as in tool use: ``"none"`` gives text, a forced function is called. A closing message
+(« Réponds maintenant… », an agent loop's best-effort request) is answered from what was
+observed for the original task, saying what is missing. Wording varies above temperature 0
+(``phrasing``).
 """
 
 from __future__ import annotations
 
-from . import answers, nlu, react_text, research
+from functools import partial
+
+from . import answers, nlu, phrasing, react_text, research
 from .history import Episode, episode
 from .planning import Call, Plan, decide
 from .schemas import ToolInfo, tool_infos
 from .selection import plan_intents
-from .tool_use import forced_name, mandatory_call, text_answer
+from .tool_use import forced_name, listing, mandatory_call, text_answer
 
 
 def _finish_call(finish: ToolInfo, text: str) -> Call:
@@ -36,50 +42,59 @@ def _step(thought: str, calls: list[Call]) -> dict:
     return {"content": thought, "tool_calls": [c.step() for c in calls]}
 
 
-def _calls_thought(calls: tuple[Call, ...], conversation: Episode) -> str:
-    shown = [answers.call_text(c) for c in calls]
-    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " et " + shown[-1]
+def _calls_thought(plan: Plan, conversation: Episode, voice: phrasing.Voice) -> str:
+    listed = listing([answers.call_text(c) for c in plan.calls])
     if any(not o.ok for o in conversation.last_turn):
-        return f"L'appel précédent a échoué ; je le remplace par {listed}."
+        return voice.say(phrasing.CALLS_AFTER_FAILURE, calls=listed)
     if conversation.observations:
-        return f"D'après les observations, l'étape suivante est {listed}."
-    if len(calls) > 1:
-        return f"Ces appels sont indépendants : j'appelle {listed} dans le même tour."
-    return f"Pour répondre, j'appelle {listed}."
+        return voice.say(phrasing.CALLS_NEXT, calls=listed)
+    if plan.waiting:
+        return voice.say(phrasing.CALLS_DEFERRED, calls=listed)
+    if len(plan.calls) > 1:
+        return voice.say(phrasing.CALLS_PARALLEL, calls=listed)
+    return voice.say(phrasing.CALLS_ONE, calls=listed)
 
 
-def _finish_thought(plan: Plan, conversation: Episode) -> str:
+def _finish_thought(plan: Plan, conversation: Episode, voice: phrasing.Voice) -> str:
     if plan.failures:
-        return "Un appel a échoué : je termine en le signalant honnêtement."
+        return voice.say(phrasing.FINISH_FAILED)
     if plan.questions:
-        return "Il me manque une information : je termine en la demandant."
+        return voice.say(phrasing.FINISH_QUESTION)
     if not conversation.observations:
-        return "Aucun outil ne convient à cette demande : je termine."
-    return "J'ai les observations nécessaires : je termine."
+        return voice.say(phrasing.FINISH_NOTHING)
+    return voice.say(phrasing.FINISH_DONE)
 
 
-def _ordinary_final(conversation: Episode, plan: Plan, intents, others) -> str:
-    """The answer ``finish`` carries (pending calls are not mentioned: there are none)."""
+def _ordinary_final(conversation: Episode, plan: Plan, intents, others,
+                    voice: phrasing.Voice) -> str:
+    """The answer ``finish`` carries (pending calls are not mentioned: there are none, unless
+    the conversation asks to conclude early)."""
     if not intents and not conversation.observations and nlu.is_greeting(conversation.task):
         return answers.greeting(others)
+    if conversation.wrap_up:
+        return text_answer(conversation, plan, intents, others, voice)
     settled = Plan(failures=plan.failures, questions=plan.questions,
-                   computations=plan.computations)
-    return text_answer(conversation, settled, intents, others)
+                   computations=plan.computations, resolved=plan.resolved)
+    return text_answer(conversation, settled, intents, others, voice)
 
 
-def act(request: dict, tools: list[ToolInfo], finish: ToolInfo, *, parallel: bool | None = None):
+def act(request: dict, tools: list[ToolInfo], finish: ToolInfo, *, parallel: bool | None = None,
+        voice: phrasing.Voice = phrasing.STEADY):
     """One ReAct turn for a function-calling request (also used by the text format)."""
     conversation = episode(request)
     choice = request.get("tool_choice") or "auto"
     if parallel is False:
         request = {**request, "parallel_tool_calls": False}
-    kit = research.research_tools(tools)
+    name = forced_name(choice)
+    kit = research.research_tools(tools, conversation)
     if kit is not None:
-        move = research.next_move(conversation.task, conversation.system, kit, conversation)
-        final = research.answer(conversation.task, kit, conversation, move.rule)
+        move = research.next_move(conversation.task, conversation.system, kit, conversation, voice)
+        final = research.answer(conversation.task, kit, conversation, move.rule, voice)
         if choice == "none":
             return final
-        name = forced_name(choice)
+        if conversation.wrap_up and name is None:
+            return _step("On me demande de conclure : je réponds avec ce que j'ai.",
+                         [_finish_call(finish, final)])
         if name == finish.name or (move.call is None and name is None):
             return _step(move.thought if move.call is None else "Je termine comme demandé.",
                          [_finish_call(finish, final)])
@@ -93,25 +108,28 @@ def act(request: dict, tools: list[ToolInfo], finish: ToolInfo, *, parallel: boo
     plan = decide(intents, others, conversation,
                   parallel=request.get("parallel_tool_calls") is not False)
     if choice == "none":
-        return text_answer(conversation, plan, intents, others)
-    final = _ordinary_final(conversation, plan, intents, others)
-    name = forced_name(choice)
+        return text_answer(conversation, plan, intents, others, voice)
+    final = _ordinary_final(conversation, plan, intents, others, voice)
     if name == finish.name:
         return _step("Je termine comme demandé.", [_finish_call(finish, final)])
     if name is not None:
         call = mandatory_call(conversation.task, others, intents, plan, name)
         return _step(f"Je dois utiliser {name}.", [call]) if call else None
+    if conversation.wrap_up:
+        return _step("On me demande de conclure : je réponds avec ce que j'ai.",
+                     [_finish_call(finish, final)])
     if plan.calls:
-        return _step(_calls_thought(plan.calls, conversation), list(plan.calls))
-    return _step(_finish_thought(plan, conversation), [_finish_call(finish, final)])
+        return _step(_calls_thought(plan, conversation, voice), list(plan.calls))
+    return _step(_finish_thought(plan, conversation, voice), [_finish_call(finish, final)])
 
 
 def respond(request: dict, ctx) -> str | dict | None:
     """Skill entry point (see ``skills.__init__`` for the contract)."""
+    voice = phrasing.Voice(ctx, request)
     tools = tool_infos(request.get("tools"))
     if not tools:
-        return react_text.respond(request, act)
+        return react_text.respond(request, partial(act, voice=voice))
     finish = next((t for t in tools if t.is_finish), None)
     if finish is None:
         return None
-    return act(request, tools, finish)
+    return act(request, tools, finish, voice=voice)

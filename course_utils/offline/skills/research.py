@@ -6,12 +6,17 @@ Policy (generic, from the tools and the conversation):
 2. read the unread results whose title or snippet shares words with the task, in rank order;
    other search-like sources (an internal base…) are queried when the task mentions what they
    cover, or when the first search brought nothing relevant;
-3. stop once the pages read answer the task (a page *answers* when one of its sentences holds
-   every precise term of the task — numbers, proper nouns — and at least half of its other
-   words; a question in the plural reads every relevant page), once the quantitative stop rule
+3. stop once the pages read answer the task (``relevance``: for an open question, a sentence
+   holding every precise term of the task — numbers, proper nouns — and half of its other
+   words; for « pourquoi / combien / quand », the best sentence carrying a cause, a count or a
+   date; a question in the plural reads every relevant page), once the quantitative stop rule
    of the system prompt or the task is met (« trois sources concordantes », « huit pages lues »,
    « au plus 4 pages »), or when nothing new can be read; then ``finish`` with an answer quoting
    the sentences of the pages read that answer, and only those.
+
+The policy applies to a *document corpus* only: a reader whose name or description speaks of
+pages, documents, articles or texts, and a search whose results carry titles or text. A product
+search and a stock lookup are ordinary tools (``planning`` chains them).
 
 It is a heuristic reader: it matches words, it does not understand that « prévoit » is not
 « a ajouté ». The trace shows what it read, so a student can judge its answer.
@@ -22,11 +27,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import lexicon
+from . import lexicon, phrasing
 from .history import Episode, Observation
-from .nlu import fold, is_request_verb, key_terms, keys, stem, words
+from .nlu import fold, key_terms, keys, words
 from .planning import Call
-from .schemas import ToolInfo, tool_keys
+from .relevance import Terms, answering_sentences, best_sentence, names_subject, overlap, task_terms
+from .schemas import ToolInfo, split_name, tool_keys
 from .selection import score_tool
 
 _ID_KEYS = ("id", "page_id", "doc_id", "document_id", "url", "slug", "ref", "reference")
@@ -34,6 +40,10 @@ _TITLE_KEYS = ("title", "titre", "name", "nom", "headline")
 _SNIPPET_KEYS = ("snippet", "extrait", "summary", "resume", "description", "text", "content")
 _LIST_KEYS = ("results", "resultats", "items", "hits", "documents", "pages", "data")
 _TEXT_KEYS = ("text", "texte", "content", "contenu", "body", "page")
+_DOCUMENT_WORDS = frozenset("""
+    page pages document documents doc docs article articles texte textes text corpus url web wiki
+    fichier file source sources paragraphe chapitre livre rapport report publication contenu
+""".split())
 _PLURAL = re.compile(r"\b(quels|quelles|lesquels|lesquelles|tous|toutes|liste|lister|les \w+ qui)\b")
 
 
@@ -58,8 +68,25 @@ class StopRule:
     pages: int | None = None  # stop once this many pages have been read
 
 
-def research_tools(tools: list[ToolInfo]) -> Tools | None:
-    """The search tools and the page reader of a toolbox, or ``None`` if it has no such pair."""
+def _documentary(tool: ToolInfo) -> bool:
+    """A reader of documents: its name, description or parameters speak of pages, texts…"""
+    vocabulary = set(split_name(tool.name)) | set(words(tool.description))
+    for param in tool.params:
+        vocabulary |= set(param.name_words) | set(words(param.description))
+    return bool(vocabulary & _DOCUMENT_WORDS)
+
+
+def _text_like(item) -> bool:
+    if not isinstance(item, dict):
+        return False
+    if any(item.get(k) for k in _TITLE_KEYS + _SNIPPET_KEYS):
+        return True
+    return any(isinstance(v, str) and len(v.split()) >= 6 for v in item.values())
+
+
+def research_tools(tools: list[ToolInfo], episode: Episode | None = None) -> Tools | None:
+    """The search tools and the page reader of a toolbox, or ``None`` if it has no such pair or
+    if it does not look like a document corpus (see the module docstring)."""
     finish = next((t for t in tools if t.is_finish), None)
     searches, reader = [], None
     for tool in tools:
@@ -72,8 +99,15 @@ def research_tools(tools: list[ToolInfo]) -> Tools | None:
             reader = tool
         elif weights.get("#search", 0) >= 1 and strings:
             searches.append(tool)
-    if not searches or reader is None:
+    if not searches or reader is None or not _documentary(reader):
         return None
+    if episode is not None:  # results that are neither documents nor records with an id
+        names = {t.name for t in searches}
+        found = [item for o in episode.observations if o.name in names and o.ok
+                 for item in _items(o.data)]
+        if found and not any(_text_like(item) or any(item.get(k) for k in _ID_KEYS)
+                             for item in found if isinstance(item, dict)):
+            return None
     return Tools(tuple(searches), reader, finish)
 
 
@@ -120,73 +154,47 @@ def candidates(observation: Observation) -> list[Candidate]:
             continue
         title = next((str(item[k]) for k in _TITLE_KEYS if item.get(k)), "")
         snippet = next((str(item[k]) for k in _SNIPPET_KEYS if item.get(k)), "")
+        if not title:  # items that name things under other keys (« produit », « label »…)
+            others = [str(v) for k, v in item.items() if isinstance(v, str) and v
+                      and k not in _ID_KEYS and k not in _SNIPPET_KEYS]
+            title = others[0] if others else ""
         found.append(Candidate(str(ident), title, snippet, rank))
     return found
 
 
 def page_text(observation: Observation) -> str:
+    """A page as text; a structured record as « key : value » lines, so that an observed
+    quantity (« quantite : 42 ») can answer a « combien » question."""
     data = observation.data
     if isinstance(data, dict):
         parts = [str(data[k]) for k in _TITLE_KEYS + _TEXT_KEYS if isinstance(data.get(k), str)]
         if parts:
             return "\n".join(parts)
+        return "\n".join(f"{k} : {v}." for k, v in data.items()
+                         if isinstance(v, (str, int, float)) and not isinstance(v, bool))
     return observation.content
 
 
-@dataclass(frozen=True)
-class Terms:
-    hard: tuple[str, ...]  # folded numbers and proper nouns: all must appear
-    soft: tuple[str, ...]  # stems of the other meaningful words
+def answers_task(terms: Terms, text: str, title: str = "") -> bool:
+    return bool(answering_sentences(terms, text, title))
 
 
-def task_terms(task: str) -> Terms:
-    hard, soft = [], []
-    for match in re.finditer(r"[\w-]+", task):
-        word = match.group(0)
-        folded = fold(word)
-        if folded in lexicon.STOPWORDS or len(folded) < 2 or is_request_verb(
-                task, match.start(), match.end()):
-            continue
-        starts_sentence = not task[: match.start()].strip() or task[: match.start()].rstrip()[-1] in ".?!"
-        if word.isdigit() or (word[0].isupper() and not starts_sentence):
-            hard.append(folded)
-        else:
-            soft.append(stem(folded))
-    return Terms(tuple(dict.fromkeys(hard)), tuple(dict.fromkeys(soft)))
+def observed_quantity(terms: Terms, observation: Observation) -> str | None:
+    """A record read for a « combien » question that holds one number answers it, whatever its
+    words (« {"ref": "CAF-001", "quantite": 42} » → « quantite : 42 »)."""
+    data = observation.data
+    if terms.kind != "quantity" or not observation.ok or not isinstance(data, dict):
+        return None
+    if any(isinstance(data.get(k), str) for k in _TITLE_KEYS + _TEXT_KEYS):
+        return None
+    numbers = [(k, v) for k, v in data.items()
+               if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return f"{numbers[0][0]} : {numbers[0][1]}" if len(numbers) == 1 else None
 
 
-def overlap(terms: Terms, text: str) -> int:
-    present = {stem(w) for w in words(text)} | set(words(text))
-    return sum(1 for t in terms.hard if t in present) + sum(1 for t in terms.soft if t in present)
-
-
-def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
-
-
-def _answers(terms: Terms, sentence: str) -> bool:
-    present = set(words(sentence)) | {stem(w) for w in words(sentence)}
-    if not all(t in present for t in terms.hard):
-        return False
-    if not terms.soft:
-        return True
-    return sum(1 for t in terms.soft if t in present) / len(terms.soft) >= 0.5
-
-
-def answering_sentences(terms: Terms, text: str) -> list[str]:
-    """The sentences of a page that answer the task: every precise term (numbers, proper nouns)
-    and at least half of the other words of the task in the same sentence."""
-    return [s for s in _sentences(text) if _answers(terms, s)]
-
-
-def answers_task(terms: Terms, text: str) -> bool:
-    return bool(answering_sentences(terms, text))
-
-
-def best_sentence(terms: Terms, text: str) -> str:
-    sentences = answering_sentences(terms, text) or _sentences(text)
-    scored = sorted(sentences, key=lambda s: (-overlap(terms, s), sentences.index(s)))
-    return scored[0] if scored else text.strip()
+def _answers(terms: Terms, observation: Observation, title: str = "") -> bool:
+    return observation.ok and (answers_task(terms, page_text(observation), title)
+                               or observed_quantity(terms, observation) is not None)
 
 
 @dataclass(frozen=True)
@@ -219,27 +227,38 @@ class Move:
     rule: str = ""  # the stop rule reached, if that is why it finishes
 
 
-def next_move(task: str, system: str, tools: Tools, episode: Episode) -> Move:
+def _query(task: str, terms: Terms, voice: phrasing.Voice) -> str:
+    """The task's key terms; at temperature > 0, sometimes reworded (precise terms first)."""
+    found = key_terms(task)
+    if voice.varies and voice.pick((False, True)):
+        found = sorted(found, key=lambda w: fold(w) not in terms.hard)
+    return " ".join(found) or task
+
+
+def next_move(task: str, system: str, tools: Tools, episode: Episode,
+              voice: phrasing.Voice = phrasing.STEADY) -> Move:
     """The next research step: a search, a page to read, or ``finish`` (``call=None``)."""
     terms = task_terms(task)
     rule = stop_rule(f"{system}\n{task}")
     state = state_of(episode, tools)
     read_ids = {page for page, _ in state.read}
-    answering = [page for page, obs in state.read if obs.ok and answers_task(terms, page_text(obs))]
+    titles = {c.id: c.title for c in state.results}
+    answering = [page for page, obs in state.read if _answers(terms, obs, titles.get(page, ""))]
     query = " ".join(key_terms(task)) or task
     primary = tools.searches[0]
     if not state.queried:
-        return Move(f"Je cherche des sources sur : {query}.", _search(primary, query))
+        first = _query(task, terms, voice)
+        return Move(voice.say(phrasing.SEARCH_FIRST, query=first), _search(primary, first))
     if rule.sources and len(answering) >= rule.sources:
         reached = (f"{rule.sources} sources concordantes" if rule.sources > 1
                    else "1 source qui répond")
-        return Move(f"Règle d'arrêt atteinte ({reached}) : je termine.", None, reached)
+        return Move(voice.say(phrasing.STOP_RULE, reached=reached), None, reached)
     if rule.pages and len(state.read) >= rule.pages:
         reached = f"{rule.pages} pages lues" if rule.pages > 1 else "1 page lue"
-        return Move(f"Règle d'arrêt atteinte ({reached}) : je termine.", None, reached)
+        return Move(voice.say(phrasing.STOP_RULE, reached=reached), None, reached)
     if answering and not _PLURAL.search(fold(task)):
-        return Move("La page lue répond à la question : je termine.", None)
-    queried = set(state.queried)
+        return Move(voice.say(phrasing.PAGE_ANSWERS), None)
+    queried = {(name, fold(text)) for name, text in state.queried}
     for tool in tools.searches[1:]:
         relevant = score_tool(tool, task) - tool_keys(tool).get("#search", 0) * _search_words(task)
         if (tool.name, fold(query)) not in queried and relevant >= 1:
@@ -248,8 +267,10 @@ def next_move(task: str, system: str, tools: Tools, episode: Episode) -> Move:
     unread = [c for c in state.results if c.id not in read_ids]
     relevant = [c for c in unread if overlap(terms, f"{c.title} {c.snippet}") > 0]
     if relevant:
-        page = relevant[0]
-        return Move(f"Je lis {page.id} (« {page.title} »), le résultat pertinent suivant.",
+        best = overlap(terms, f"{relevant[0].title} {relevant[0].snippet}")
+        near = [c for c in relevant[:3] if overlap(terms, f"{c.title} {c.snippet}") >= best - 1]
+        page = voice.pick(near)
+        return Move(voice.say(phrasing.READ_NEXT, page=page.id, title=page.title),
                     _read(tools.reader, page.id))
     for tool in tools.searches[1:]:
         if (tool.name, fold(query)) not in queried and not answering:
@@ -258,10 +279,10 @@ def next_move(task: str, system: str, tools: Tools, episode: Episode) -> Move:
     narrower = " ".join(w for w in key_terms(task) if fold(w) in terms.hard)
     short = rule.sources is not None and len(answering) < rule.sources
     if (not answering or short) and narrower and (primary.name, fold(narrower)) not in queried:
-        return Move(f"Je reformule la recherche : {narrower}.", _search(primary, narrower))
+        return Move(voice.say(phrasing.REWORD, query=narrower), _search(primary, narrower))
     if answering:
-        return Move("J'ai lu toutes les pages pertinentes : je termine.", None)
-    return Move("Plus rien de nouveau à lire : je termine avec ce que j'ai.", None)
+        return Move(voice.say(phrasing.ALL_READ), None)
+    return Move(voice.say(phrasing.NOTHING_NEW), None)
 
 
 def _search_words(task: str) -> int:
@@ -279,18 +300,65 @@ def _read(tool: ToolInfo, page_id: str) -> Call:
     return Call(tool.name, {param.name: page_id})
 
 
-def answer(task: str, tools: Tools, episode: Episode, rule: str = "") -> str:
-    """The final answer: quotes from the pages read that answer the task, with their ids."""
+def _quote(terms: Terms, page: str, text: str, titles: dict[str, str]) -> str:
+    title = titles.get(page, "")
+    sentence = best_sentence(terms, text, title)
+    if terms.kind is not None and title and not names_subject(terms, sentence):
+        return f"{sentence} [{page} : « {title} »]"
+    return f"{sentence} [{page}]"
+
+
+def _listing(pages: list[str]) -> str:
+    return ", ".join(pages) if pages else "aucune"
+
+
+def _partial(terms: Terms, state: State, quotes: list[str], voice: phrasing.Voice) -> str:
+    """The best-effort answer when the run must stop: what the pages read say, else what the
+    search results' snippets say (not verified), and what is left to read."""
+    read = [page for page, _ in state.read]
+    unread = [c for c in state.results if c.id not in read
+              and overlap(terms, f"{c.title} {c.snippet}") > 0]
+    opening = voice.say(phrasing.PARTIAL_OPENING)
+    if quotes:
+        text = f"{opening} {voice.say(phrasing.PAGES_SAY)}{' ; '.join(quotes)}"
+    elif read:
+        text = f"{opening} aucune des pages lues ({_listing(read)}) ne répond à la question."
+    else:
+        hints = [f"« {c.title} » — {c.snippet} [{c.id}]" if c.snippet else f"« {c.title} » [{c.id}]"
+                 for c in unread if answering_sentences(terms, f"{c.title}. {c.snippet}")]
+        if hints:
+            text = (f"{opening} je n'ai lu aucune page ; d'après les seuls extraits de la recherche "
+                    f"(non vérifiés) : {' ; '.join(hints[:4])}.")
+        elif state.results:
+            text = (f"{opening} je n'ai lu aucune page ; la recherche a renvoyé "
+                    f"{_listing([c.id for c in state.results])}, sans extrait qui réponde.")
+        else:
+            return (f"{opening} la recherche n'a renvoyé aucun résultat pertinent ; je ne peux pas "
+                    "répondre.")
+    if unread:
+        text += f" Il resterait à lire : {_listing([c.id for c in unread[:5]])}."
+    return text
+
+
+def answer(task: str, tools: Tools, episode: Episode, rule: str = "",
+           voice: phrasing.Voice = phrasing.STEADY) -> str:
+    """The final answer: quotes from the pages read that answer the task, with their ids (a
+    partial answer, saying what is missing, when the conversation asks to conclude early)."""
     terms = task_terms(task)
     state = state_of(episode, tools)
+    titles = {c.id: c.title for c in state.results}
     quotes = []
     for page, observation in state.read:
         text = page_text(observation)
-        if observation.ok and answers_task(terms, text):
-            quotes.append(f"{best_sentence(terms, text)} [{page}]")
-    read = ", ".join(page for page, _ in state.read) or "aucune"
+        if observation.ok and answers_task(terms, text, titles.get(page, "")):
+            quotes.append(_quote(terms, page, text, titles))
+        elif observed_quantity(terms, observation):
+            quotes.append(f"{observed_quantity(terms, observation)} [{page}]")
+    read = _listing([page for page, _ in state.read])
+    if episode.wrap_up:
+        return _partial(terms, state, quotes, voice)
     if quotes:
-        text = "D'après les pages lues : " + " ; ".join(quotes)
+        text = voice.say(phrasing.PAGES_SAY) + " ; ".join(quotes)
     elif state.read:
         text = f"Aucune des pages lues ({read}) ne répond à la question."
     else:

@@ -20,7 +20,8 @@ _KINDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
     for kind, members in (
         ("timezone", "timezone tz fuseau zone"),
         ("currency", "currency currencies devise devises monnaie"),
-        ("time", "time date datetime when heure moment deadline due echeance horaire quand hour"),
+        ("time", "time date datetime when heure moment deadline due echeance horaire quand hour day "
+                 "jour"),
         ("origin", "origin from start depart departure source origine"),
         ("destination", "destination to dest end arrival arrivee"),
         ("location", "location city ville lieu place address adresse where region country pays "

@@ -6,14 +6,18 @@ A clause that names no tool but brings a value refines the previous intent (« �
 débutant ») or repeats its tool with another value (« … en dollars et en yen »). Values a clause
 leaves implicit come from its neighbours (« Quelle heure est-il à Paris et quel temps fait-il ? »).
 An arithmetic expression becomes one intent computed through the arithmetic tools (``planning``).
+A clause naming the same tool again without contradicting it completes the earlier intent (one
+call per thing asked). A value the request describes instead of giving it (« la ville de ma
+prochaine réunion ») is deferred to the tool whose result will hold it (``deferral``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from . import arithmetic, nlu
+from . import arithmetic, deferral, nlu, references
 from .arguments import enum_default, extract
+from .history import same_value
 from .schemas import ToolInfo, tool_keys
 
 THRESHOLD = 1.0
@@ -29,6 +33,7 @@ class Intent:
     missing: tuple[str, ...] = ()
     expression: arithmetic.Expr | None = None
     operators: tuple[tuple[str, str], ...] = ()  # op name -> tool name, for expressions
+    deferred: tuple[deferral.Deferred, ...] = ()  # arguments a tool result will give
 
 
 def score_tool(tool: ToolInfo, clause: str) -> float:
@@ -103,6 +108,48 @@ def _neighbours(clauses: list[str], index: int) -> list[str]:
     return before + after
 
 
+def _target(clause: str, usable: list[ToolInfo], others: list[str]):
+    """The tool a clause asks for, its extraction and the text it was read from. A reference to
+    a value held elsewhere (« … dans la ville de ma prochaine réunion ») is set aside first when
+    that reveals a tool needing such a value (the weather, not the meeting)."""
+    refs = deferral.usable_references(clause)
+    if refs:
+        masked = references.masked(clause, refs)
+        tool, score = best_tool(usable, masked)
+        if tool is not None and score >= THRESHOLD:
+            found = extract(tool, masked, others, enum_defaults=False)
+            if any(deferral.fits(ref, tool.param(name)) for name in found.missing for ref in refs):
+                return tool, found, masked
+    tool, score = best_tool(usable, clause)
+    if tool is None or score < THRESHOLD:
+        return None, None, clause
+    return tool, extract(tool, clause, others, enum_defaults=False), clause
+
+
+def _merge(intents: list[Intent], tool: ToolInfo, clause: str, read: str,
+           arguments: dict) -> bool:
+    """One intent per thing asked: a clause that names the same tool again without
+    contradicting it (« … au restaurant X » then « réserve une table pour 4 ») completes it.
+    A value guessed from leftover words never contradicts one the user quoted."""
+    same = [i for i in intents if i.tool == tool.name and i.expression is None]
+    if not same:
+        return False
+    target = same[-1]
+    explicit_new = extract(tool, read, [], enum_defaults=False, weak=False).arguments
+    explicit_old = extract(tool, target.clause, [], enum_defaults=False, weak=False).arguments
+    arguments = {k: v for k, v in arguments.items()
+                 if k in explicit_new or k not in explicit_old}
+    if any(k in target.arguments and not same_value(target.arguments[k], v)
+           for k, v in arguments.items()):
+        return False
+    merged = {**target.arguments, **arguments}
+    merged = {p.name: merged[p.name] for p in tool.params if p.name in merged}
+    missing = tuple(p.name for p in tool.required if p.name not in merged)
+    intents[intents.index(target)] = Intent(f"{target.clause} … {clause}", tool.name, merged,
+                                            missing)
+    return True
+
+
 def plan_intents(text: str, tools: list[ToolInfo]) -> list[Intent]:
     """The intents of a request, in the order the user stated them."""
     usable = [t for t in tools if not t.is_finish]
@@ -115,10 +162,11 @@ def plan_intents(text: str, tools: list[ToolInfo]) -> list[Intent]:
             intents.append(expression_intent)
             continue
         others = _neighbours(clauses, index)
-        tool, score = best_tool(usable, clause)
+        tool, found, read = _target(clause, usable, others)
         previous = next((i for i in reversed(intents) if i.tool is not None), None)
-        if tool is not None and score >= THRESHOLD:
-            found = extract(tool, clause, others, enum_defaults=False)
+        if tool is not None:
+            if _merge(intents, tool, clause, read, dict(found.arguments)):
+                continue
             arguments, missing = dict(found.arguments), list(found.missing)
             if previous is not None and previous.tool == tool.name:
                 for name in list(missing):
@@ -145,11 +193,13 @@ def plan_intents(text: str, tools: list[ToolInfo]) -> list[Intent]:
             intents.append(updated)
         else:
             intents[intents.index(previous)] = updated
+    intents = deferral.attach(intents, text, usable)
     intents = [_enum_defaults(i, by_name) for i in _borrow_missing(intents, by_name)]
     unique: list[Intent] = []
     for intent in intents:
         if not any(i.tool == intent.tool and i.arguments == intent.arguments
-                   and i.expression == intent.expression for i in unique):
+                   and i.expression == intent.expression and i.deferred == intent.deferred
+                   for i in unique):
             unique.append(intent)
     return unique
 
