@@ -82,35 +82,31 @@ def _summary(lines: list[str]) -> str:
     return "\n\n".join(_join(p) for p in paragraphs if p)
 
 
-def _google_params(body: list[str]) -> dict[str, str]:
+def _google_declaration(text: str) -> tuple[list[str], str] | None:
+    match = _GOOGLE_PARAM.match(text)
+    return ([match.group(1)], match.group(3)) if match else None
+
+
+def _numpy_declaration(text: str) -> tuple[list[str], str] | None:
+    if not _NUMPY_PARAM.match(text):
+        return None
+    return [n.lstrip("*") for n in re.split(r"\s*,\s*", text.split(":")[0].strip())], ""
+
+
+def _section_params(body: list[str], declaration) -> dict[str, str]:
+    """Group a parameter section's lines under the names declared at its base indentation."""
     found: dict[str, list[str]] = {}
     base = min((_indent(line) for line in body if line.strip()), default=0)
-    current = None
+    current: list[str] = []
     for line in body:
         if not line.strip():
             continue
-        match = _GOOGLE_PARAM.match(line.strip()) if _indent(line) == base else None
-        if match:
-            current = match.group(1)
-            found[current] = [match.group(3)]
-        elif current is not None:
-            found[current].append(line)
-    return {name: _join(parts) for name, parts in found.items()}
-
-
-def _numpy_params(body: list[str]) -> dict[str, str]:
-    found: dict[str, list[str]] = {}
-    base = min((_indent(line) for line in body if line.strip()), default=0)
-    current = None
-    for line in body:
-        if not line.strip():
-            continue
-        match = _NUMPY_PARAM.match(line.strip()) if _indent(line) == base else None
-        if match:
-            current = [n.lstrip("*") for n in re.split(r"\s*,\s*", line.split(":")[0].strip())]
+        declared = declaration(line.strip()) if _indent(line) == base else None
+        if declared is not None:
+            current, first = declared
             for name in current:
-                found[name] = []
-        elif current is not None:
+                found[name] = [first]
+        else:
             for name in current:
                 found[name].append(line)
     return {name: _join(parts) for name, parts in found.items()}
@@ -152,6 +148,7 @@ def parse(doc: str) -> tuple[str, dict[str, str]]:
             end += 1
         if kind == "params":
             body = lines[start:end]
-            params.update(_numpy_params(body) if style == "numpy" else _google_params(body))
+            declaration = _numpy_declaration if style == "numpy" else _google_declaration
+            params.update(_section_params(body, declaration))
         i = end
     return _summary(lines[:summary_end]), {k: v for k, v in params.items() if k}
