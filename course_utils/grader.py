@@ -10,7 +10,7 @@ For each submission (``.ipynb`` files given directly or found recursively in fol
    student cell whose id is the nearest preceding non-check cell of the solution (the cell holding
    that exercise's solution region), else at the end. Student cells carrying an unknown check tag
    are dropped;
-3. executes it with ``nbclient``: kernel ``python3`` of this environment, ``allow_errors``, a
+3. executes it with ``nbclient``: a kernel running this very interpreter, ``allow_errors``, a
    per-cell timeout with interruption (an infinite loop costs only the exercise it is in; a cell
    that ignores the interruption aborts the run), cwd = a fresh temporary folder holding a copy of
    the submission, environment ``BATCH_MODE=1`` and ``COURSE_BACKEND=offline`` (``--backend`` to
@@ -51,6 +51,7 @@ from pathlib import Path
 
 from course_utils import grading
 from course_utils.exercises import default_dir, read_solution
+from course_utils.runner import KERNEL_NAME, install_kernel
 from course_utils.grader_restore import (  # noqa: F401 - re-exported
     CheckCell,
     SolutionError,
@@ -150,9 +151,10 @@ def _execute(nb, workdir: Path, timeout: float, backend: str,
 
     timed_out: set[int] = set()
     given_up: set[str] = set()
-    client = Client(nb, timeout_func=lambda cell: timeout, kernel_name="python3",
+    install_kernel(Path(tempfile.gettempdir()) / "course_utils_grader")
+    client = Client(nb, timeout_func=lambda cell: timeout, kernel_name=KERNEL_NAME,
                     allow_errors=True, interrupt_on_timeout=True, startup_timeout=60,
-                    shutdown_kernel="immediate", extra_arguments=["--log-level=ERROR"],
+                    shutdown_kernel="immediate",
                     resources={"metadata": {"path": str(workdir)}})
     stopped = ""
     try:

@@ -20,6 +20,7 @@ import json
 import multiprocessing
 import os
 import sys
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
@@ -76,7 +77,9 @@ def install_kernel(build: Path) -> None:
         "display_name": "Python (cours agents)",
         "language": "python",
     }
-    (spec_dir / "kernel.json").write_text(json.dumps(spec, indent=1), encoding="utf-8")
+    staging = spec_dir / f"kernel.json.{os.getpid()}.{threading.get_ident()}"
+    staging.write_text(json.dumps(spec, indent=1), encoding="utf-8")
+    os.replace(staging, spec_dir / "kernel.json")  # atomic: parallel graders may share it
     jupyter_dir = str(build / "jupyter")
     paths = os.environ.get("JUPYTER_PATH", "")
     if jupyter_dir not in paths.split(os.pathsep):
