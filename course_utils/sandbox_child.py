@@ -1,0 +1,396 @@
+"""Child side of one sandbox run: load the untrusted code, run the tests, report plain data.
+
+The child is a fresh process: forked from the warm worker ahead of time (it then waits for
+its job on a pipe, see sandbox_worker), or spawned. Before any untrusted code runs it:
+
+1. keeps one file descriptor, the *result channel* (a pipe to the supervisor), plus the pipe
+   its job arrives on until it has read it; points 0, 1 and 2 at the null device and closes
+   every other descriptor;
+2. sets resource limits where the OS has them (CPU seconds, address space, file size 0,
+   no new process, few open files, no core file);
+3. gets the code and tests compiled (by the worker, or itself when spawned: static check,
+   rewrites) and builds two namespaces with their own restricted builtins: the code's, and
+   the tests' (which sees the code's functions only through wrappers returning plain copies
+   of their results);
+4. switches the audit hook to strict mode.
+
+The channel is written only by :func:`_sender`'s closure; the untrusted code has no name for it
+(no ``os``/``sys``/``io`` module, ``open`` refused even on a descriptor number, no frame or
+closure introspection), and what it prints goes to a capped buffer that is never parsed.
+Each record is a length-prefixed JSON object; the run counts only if the last one is
+``{"k": "done"}``. The process ends with ``os._exit``: no ``atexit``, no finaliser runs.
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+import os
+import random
+import struct
+import sys
+import time
+import types
+
+try:  # imported here so that a forked child does not import it (a file read) at each run
+    import resource
+except ImportError:  # Windows: no resource limits (see the sandbox docstring)
+    resource = None
+
+from course_utils import sandbox_builtins, sandbox_rewrite
+from course_utils.sandbox_builtins import OutputBuffer, build_views, make_builtins
+from course_utils.sandbox_plain import (
+    PlainValueError,
+    describe,
+    encode,
+    to_plain,
+    truth,
+    type_name,
+)
+from course_utils.sandbox_plain import compare as plain_compare
+from course_utils.sandbox_policy import CORE_MODULES, USER_MODULE, SandboxViolation, preload
+from course_utils.sandbox_rewrite import COMPARE_HELPER, FAIL_HELPER, TRUTH_HELPER, CodeRefused
+
+MAX_RECORD = 4 * 1024 * 1024
+RUNNER_FILES = frozenset({__file__, sandbox_builtins.__file__, sandbox_rewrite.__file__})
+
+
+class TestAssertionFailed(AssertionError):
+    """A failed ``assert`` of an assertion program (line number and detail in French)."""
+
+
+def _sender(fd: int):
+    """The only writer of the result channel (a closure: the untrusted code cannot name it).
+
+    Records of a short run are sent together at the end (one wake-up of the supervisor); once
+    the run has lasted 20 ms, each record is sent at once, so that a timeout can tell which
+    test was running.
+    """
+    write, pack, dumps, clock = os.write, struct.pack, json.dumps, time.monotonic
+    pending: list[bytes] = []
+    start: list[float] = []
+
+    def send(record: dict) -> None:
+        data = dumps(record, ensure_ascii=True, allow_nan=False).encode("ascii")
+        if len(data) > MAX_RECORD:
+            data = dumps({"k": record.get("k"), "i": record.get("i"), "big": True}).encode()
+        pending.append(pack(">I", len(data)) + data)
+        if not start:
+            start.append(clock())
+        if record["k"] in ("test", "loaded") and clock() - start[0] < 0.02:
+            return
+        data = b"".join(pending)
+        pending.clear()
+        while data:
+            data = data[write(fd, data):]
+
+    return send
+
+
+def _isolate(*keep: int) -> None:
+    """Null device on 0, 1, 2; close every descriptor but ``keep`` (all above 2)."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for std in (0, 1, 2):
+        os.dup2(null, std)
+    start = 3
+    for fd in sorted(keep):
+        os.closerange(start, fd)
+        start = fd + 1
+    os.closerange(start, _max_fd())
+
+
+def _max_fd() -> int:
+    try:
+        return max(min(os.sysconf("SC_OPEN_MAX"), 1 << 16), 256)
+    except (AttributeError, ValueError, OSError):
+        return 1 << 16
+
+
+def address_space() -> int | None:
+    """Current address space of this process in bytes (Linux), else None."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _limit_resources(timeout: float, memory_mb: int, base: int | None) -> None:
+    if resource is None:
+        return
+    cpu = int(timeout) + 2
+    limits = [("RLIMIT_CPU", cpu, cpu + 1), ("RLIMIT_FSIZE", 0, 0), ("RLIMIT_CORE", 0, 0),
+              ("RLIMIT_NOFILE", 16, 16), ("RLIMIT_NPROC", 0, 0)]
+    if base is not None:  # memory_mb on top of what the interpreter already maps
+        room = base + int(memory_mb) * 1024 * 1024
+        limits.append(("RLIMIT_AS", room, room))
+    for name, soft, hard in limits:
+        if hasattr(resource, name):
+            try:
+                resource.setrlimit(getattr(resource, name), (soft, hard))
+            except (OSError, ValueError):
+                pass
+
+
+def _where(exc: BaseException) -> str:
+    """« (ligne N de votre code) » for the innermost frame of the code or the tests."""
+    found, tb = None, exc.__traceback__
+    while type(tb) is types.TracebackType:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename in ("<solution>", "<tests>", "<eval>"):
+            found = (filename, tb.tb_lineno)
+        tb = tb.tb_next
+    if found is None:
+        return ""
+    place = {"<solution>": "de votre code", "<tests>": "du test", "<eval>": "de eval"}
+    return f" (ligne {found[1]} {place[found[0]]})"
+
+
+def describe_exception(exc: BaseException) -> str:
+    """French one-line description of an exception raised by untrusted code."""
+    if isinstance(exc, (SandboxViolation, CodeRefused, PlainValueError, TestAssertionFailed)):
+        return str(exc.args[0]) if exc.args else type_name(exc)
+    name = type_name(exc)
+    if isinstance(exc, RecursionError):
+        return "récursion trop profonde (RecursionError)" + _where(exc)
+    if isinstance(exc, MemoryError):
+        return "mémoire épuisée (MemoryError)" + _where(exc)
+    try:
+        message = str(exc)
+        message = message if type(message) is str else str.__str__(message)
+    except BaseException:  # noqa: BLE001 - a hostile __str__ must not break the report
+        message = "<message illisible>"
+    message = message if len(message) <= 300 else message[:299] + "…"
+    return f"{name} : {message}{_where(exc)}" if message else f"{name}{_where(exc)}"
+
+
+def _plain_returning(function, name: str):
+    """Wrap a function of the untrusted code: the tests only ever see plain copies."""
+    def call(*args, **kwargs):
+        return to_plain(function(*args, **kwargs), f"la valeur renvoyée par {name}")
+
+    return call
+
+
+def _test_helpers(program_lines: list[str]) -> dict:
+    """Builtins added to the tests' namespace (see sandbox_rewrite.TestRewriter)."""
+    last: list = []  # the last comparison that came out false, as plain data
+
+    def compare(left, ops, rights):
+        for op, right in zip(ops, rights):
+            if not plain_compare(op, left, right):
+                last[:] = [op, left, right]
+                return False
+            left = right
+        return True
+
+    def fail(line, message=None):
+        source = program_lines[line - 1].strip() if 0 < line <= len(program_lines) else ""
+        text = f"assertion fausse ligne {line} du test : {source}"
+        if last and last[0] not in ("is", "is not"):
+            op, left, right = last
+            wanted = describe(to_plain(right)) if op == "==" else f"{op} {describe(to_plain(right))}"
+            text += f" — obtenu {describe(to_plain(left))}, attendu {wanted}"
+        last.clear()
+        if type(message) is str and message:
+            text += f" ({message[:200]})"
+        raise TestAssertionFailed(text)
+
+    def all_(iterable):
+        return all(truth(item) for item in iterable)
+
+    def any_(iterable):
+        return any(truth(item) for item in iterable)
+
+    return {COMPARE_HELPER: compare, TRUTH_HELPER: truth, FAIL_HELPER: fail,
+            "all": all_, "any": any_}
+
+
+def _expose(user_ns: dict, test_ns: dict, test_builtins: dict) -> None:
+    """Copy the code's top-level names into the tests' namespace (callables wrapped)."""
+    for name, value in list(user_ns.items()):
+        if type(name) is not str or name.startswith("__") or name in test_builtins:
+            continue
+        if callable(value) and not issubclass(type(value), type):
+            value = _plain_returning(value, name)
+        test_ns[name] = value
+
+
+def compile_job(job: dict, trees: tuple | None = None):
+    """``(code, tests), None`` or ``None, French error``.
+
+    ``trees`` are the syntax trees the supervisor already checked (fork mode: compiled by the
+    caller, sent to the child marshalled); without them (a spawned child compiles for itself)
+    the sources are parsed and checked again.
+    """
+    program = job.get("program")
+    try:
+        if trees is not None:
+            tree, uses_format, test_plan = trees
+            code = sandbox_rewrite.compile_checked(tree, "<solution>", "exec", tests=False,
+                                                   uses_format=uses_format)
+            tests = test_plan.code_objects()
+        else:
+            code = sandbox_rewrite.compile_untrusted(job["code"], "<solution>")
+            if program is not None:
+                tests = [sandbox_rewrite.compile_untrusted(program, "<tests>", tests=True)]
+            else:
+                tests = [[sandbox_rewrite.compile_untrusted(src, "<tests>", "eval", tests=True)
+                          for src in probes] for probes in job["probes"]]
+    except (SyntaxError, CodeRefused) as exc:
+        return None, str(exc)
+    except (RecursionError, MemoryError, ValueError):
+        return None, "code illisible : trop complexe"
+    return (code, tests), None
+
+
+class World:
+    """The two namespaces of a run, with their builtins and the shared output buffer.
+
+    Built once by the worker before it forks (each child gets its own copy-on-write copy, so
+    every run starts from the same pristine state, and nothing is rebuilt per run), or by a
+    spawned child for itself.
+    """
+
+    def __init__(self, views: dict):
+        self.views = views
+        self.output = OutputBuffer(20_000)
+        self.program_lines: list[str] = []
+        self.user = {"__name__": USER_MODULE, "__doc__": None}
+        self.user["__builtins__"] = make_builtins(views, self.output, self.user)
+        self.tests = {"__name__": "tests", "__doc__": None}
+        self.test_builtins = make_builtins(views, self.output, self.tests,
+                                           extra=_test_helpers(self.program_lines))
+        self.tests["__builtins__"] = self.test_builtins
+
+    def load(self, modules) -> bool:
+        """Import the allowed modules a job needs beyond the core (before strict mode)."""
+        missing = [name for name in modules if name not in self.views]
+        if missing:
+            self.views.update(build_views(preload(missing)))
+        return bool(missing)
+
+
+def _run(job: dict, compiled, send, guard, world: World) -> None:
+    world.output.limit = int(job.get("output_limit", 20_000))
+    program = job.get("program")
+    world.program_lines[:] = program.splitlines() if program is not None else []
+    output, user_ns, test_ns, test_builtins = world.output, world.user, world.tests, \
+        world.test_builtins
+    if compiled is None:
+        compiled, error = compile_job(job)
+        if error:
+            send({"k": "load_error", "msg": error})
+            return
+    code, tests = compiled
+    guard.enable()
+    try:
+        exec(code, user_ns)
+    except (SystemExit, KeyboardInterrupt) as exc:
+        send({"k": "abort", "msg": f"le code a tenté d'arrêter le processus ({type_name(exc)})"})
+        return
+    except BaseException as exc:  # noqa: BLE001 - reported, never re-raised
+        send({"k": "load_error", "msg": describe_exception(exc)})
+        return
+    send({"k": "loaded"})
+    _expose(user_ns, test_ns, test_builtins)
+    for index, compiled in enumerate(tests):
+        try:
+            if program is not None:
+                record = _run_program(compiled, test_ns)
+            else:
+                record = {"p": [_run_probe(probe, job["probes"][index][j], test_ns)
+                                for j, probe in enumerate(compiled)]}
+        except (SystemExit, KeyboardInterrupt) as exc:
+            send({"k": "abort", "msg": f"le code a tenté d'arrêter le processus ({type_name(exc)})"})
+            return
+        send({"k": "test", "i": index, **record})
+    violations = guard.violations()
+    send({"k": "done", "output": output.text(), "violation": violations[0] if violations else None})
+
+
+def _run_probe(code, source: str, namespace: dict) -> list:
+    try:
+        return ["v", encode(to_plain(eval(code, namespace), source))]
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # noqa: BLE001
+        return ["e", describe_exception(exc)]
+
+
+def _run_program(code, namespace: dict) -> dict:
+    try:
+        exec(code, namespace)
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # noqa: BLE001
+        return {"ok": False, "msg": describe_exception(exc)}
+    return {"ok": True}
+
+
+def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
+           base: int | None) -> None:
+    exit_now = os._exit
+    try:
+        _isolate(*[fd for fd in (channel_fd, job_fd) if fd is not None])
+        send = _sender(channel_fd)
+        base = address_space() if base is None else base
+        compiled = None
+        if job_fd is not None:  # a spare child: wait for the job the caller compiled
+            job, compiled = _receive(job_fd)
+            os.close(job_fd)
+            if world.load(job.get("modules", ())):
+                base = address_space()
+        random.seed(0)
+        _limit_resources(float(job["timeout"]), int(job["memory_mb"]), base)
+        if job_fd is None:  # spawned: the supervisor's clock starts now (after start-up)
+            send({"k": "ready"})
+        _run(job, compiled, send, guard, world)
+    except BaseException:  # noqa: BLE001 - the supervisor sees a run without "done"
+        pass
+    finally:
+        exit_now(0)
+
+
+def _receive(fd: int):
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    if not chunks:  # the worker stopped without giving a job
+        os._exit(0)
+    return marshal.loads(b"".join(chunks))
+
+
+def send_job(fd: int, job: dict, compiled) -> None:
+    """Caller side of :func:`serve_spare`: the job and its code objects, then end of file."""
+    data = marshal.dumps((job, compiled))
+    while data:
+        data = data[os.write(fd, data):]
+    os.close(fd)
+
+
+def serve_spare(channel_fd: int, job_fd: int, guard, world: World, base: int | None) -> None:
+    """Forked ahead of time: isolate, wait for a job on ``job_fd``, run it, end the process.
+
+    ``base`` is the worker's address space (see :func:`address_space`), measured once.
+    """
+    _serve(channel_fd, job_fd, None, guard, world, base)
+
+
+def run_child(job: dict, channel_fd: int, guard, world: World) -> None:
+    """Run one job (compiled here) and end the process; never returns."""
+    _serve(channel_fd, None, job, guard, world, None)
+
+
+def spawn_main() -> None:
+    """Entry point of a spawned child: job on stdin, channel on the original stdout."""
+    from course_utils.sandbox_policy import install_audit_hook
+
+    job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    channel = os.dup(1)
+    world = World(build_views(preload(CORE_MODULES | set(job.get("modules", ())))))
+    guard = install_audit_hook(RUNNER_FILES)
+    run_child(job, channel, guard, world)

@@ -1,0 +1,257 @@
+"""The warm worker (POSIX): a clean, single-threaded process that forks one child per run.
+
+The caller (a notebook kernel, which has threads) never forks: it starts this worker once with
+``subprocess`` (fork+exec, safe from a threaded process). The worker imports the allowed
+modules, builds the restricted namespaces, installs the audit hook (permissive until a child
+switches it on), then does nothing but serve three commands on a Unix socket shared with the
+caller:
+
+* ``F``: fork a *spare* child and pass the caller its two pipe ends (``SCM_RIGHTS``): the job
+  pipe and the result channel. The spare isolates itself at once and waits for its job;
+* ``K pid``: kill that child (only the worker, its parent, kills and reaps: no pid reuse);
+* ``S pid``: reap it and report its exit status.
+
+Being idle between forks, the worker keeps a clean memory image: a fork costs it little, and
+every child starts from the same pristine state. The caller plans and compiles the run, sends
+the job to a spare, asks for the next spare (forked while the child runs), enforces the
+timeout and judges the records (``sandbox_supervisor``).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import socket
+
+# The worker process imports only what it needs (every imported module makes each fork
+# dearer); the caller-side classes import the rest when used.
+
+_UNKNOWN = -(1 << 30)
+SPARES = 1  # children forked ahead (more only adds contention on a 2-core machine)
+
+
+def _pack(tag: bytes, *numbers: int) -> bytes:
+    return tag + b"".join(n.to_bytes(4, "big", signed=True) for n in numbers)
+
+
+def _recv_exact(sock: socket.socket, size: int):
+    data, fds = b"", []
+    while len(data) < size:
+        try:
+            chunk, more, _flags, _addr = socket.recv_fds(sock, size - len(data), 2)
+        except OSError:  # e.g. connection reset: the other side is gone
+            chunk, more = b"", []
+        if not chunk:
+            return None, fds
+        data += chunk
+        fds += more
+    return data, fds
+
+
+# --- worker side: commands are 5 bytes (tag + pid), replies 9 bytes (tag + pid + value) ------
+
+def _serve(sock: socket.socket, guard, world) -> None:
+    import gc
+
+    gc.freeze()  # children then never touch these objects' pages for garbage collection
+    reaped: dict[int, int] = {}
+    living: set[int] = set()
+
+    def reap(pid: int = -1, block: bool = False) -> None:
+        while True:
+            try:
+                done, status = os.waitpid(pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                return
+            if not done:
+                return
+            living.discard(done)
+            reaped[done] = os.waitstatus_to_exitcode(status)
+            if len(reaped) > 1024:
+                reaped.pop(next(iter(reaped)))
+            if pid != -1:
+                return
+
+    try:
+        _loop(sock, guard, world, reaped, living, reap)
+    finally:  # the caller is gone: no child may outlive the worker
+        for pid in living:
+            os.kill(pid, signal.SIGKILL)
+        reap(block=True)
+
+
+def _loop(sock, guard, world, reaped: dict, living: set, reap) -> None:
+    from course_utils.sandbox_child import address_space, serve_spare
+
+    base = address_space()  # the size children inherit: their memory limit is counted above it
+
+    while True:
+        command, _ = _recv_exact(sock, 5)
+        if command is None:
+            return
+        tag, pid = command[:1], int.from_bytes(command[1:], "big", signed=True)
+        if tag == b"F":
+            job_read, job_write = os.pipe()
+            channel_read, channel_write = os.pipe()
+            child = os.fork()
+            if child == 0:
+                try:
+                    sock.close()
+                    os.close(job_write)
+                    os.close(channel_read)
+                    serve_spare(channel_write, job_read, guard, world, base)
+                finally:
+                    os._exit(70)
+            living.add(child)
+            os.close(job_read)
+            os.close(channel_write)
+            socket.send_fds(sock, [_pack(b"F", child, 0)], [job_write, channel_read])
+            os.close(job_write)
+            os.close(channel_read)
+            reap()
+        elif tag == b"K":
+            if pid not in reaped:  # an unreaped child keeps its pid: no risk of reuse
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        elif tag == b"S":
+            if pid not in reaped:
+                reap(pid, block=True)
+            sock.sendall(_pack(b"S", pid, reaped.get(pid, _UNKNOWN)))
+
+
+def main(fd: int) -> None:
+    """Worker entry point; ``fd`` is the socket shared with the caller."""
+    from course_utils.sandbox_builtins import build_views
+    from course_utils.sandbox_child import RUNNER_FILES, World
+    from course_utils.sandbox_policy import install_audit_hook, preload
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller's Ctrl-C is not ours
+    sock = socket.socket(fileno=fd)
+    world = World(build_views(preload()))
+    guard = install_audit_hook(RUNNER_FILES)
+    try:
+        sock.sendall(_pack(b"R", os.getpid(), 0))
+        _serve(sock, guard, world)
+    except OSError:  # the caller went away while we answered
+        pass
+    os._exit(0)
+
+
+# --- caller side ----------------------------------------------------------------------------
+
+class ForkClient:
+    """The caller's handle on the worker: spare children on demand (``launch(plan)``)."""
+
+    def __init__(self, startup_timeout: float = 60.0):
+        import subprocess
+
+        from course_utils.sandbox_supervisor import child_environment, python_command
+
+        mine, theirs = socket.socketpair()
+        command = python_command("course_utils.sandbox_worker", "main", theirs.fileno())
+        self.proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, pass_fds=(theirs.fileno(),),
+                                     env=child_environment(), start_new_session=True)
+        theirs.close()
+        self.sock, self.owner = mine, os.getpid()
+        self.spares: list[tuple[int, int, int]] = []
+        self.statuses: dict[int, int] = {}
+        self.asked = 0
+        ready, _, _ = select.select([mine], [], [], startup_timeout)
+        hello = _recv_exact(mine, 9)[0] if ready else None
+        if not hello or hello[:1] != b"R":
+            self.close()
+            raise RuntimeError("le bac à sable n'a pas pu démarrer son processus de travail")
+        for _ in range(SPARES):
+            self._ask_spare()
+
+    def alive(self) -> bool:
+        return self.owner == os.getpid() and self.proc.poll() is None
+
+    def _ask_spare(self) -> None:
+        self.sock.sendall(_pack(b"F", 0))
+        self.asked += 1
+
+    def _read_reply(self) -> None:
+        data, fds = _recv_exact(self.sock, 9)
+        if data is None:
+            raise RuntimeError("le processus de travail du bac à sable s'est arrêté")
+        tag = data[:1]
+        pid = int.from_bytes(data[1:5], "big", signed=True)
+        value = int.from_bytes(data[5:9], "big", signed=True)
+        if tag == b"F":
+            self.asked -= 1
+            for fd in fds:  # a process the caller starts later must not hold them open
+                os.set_inheritable(fd, False)
+            self.spares.append((pid, fds[0], fds[1]))
+        else:
+            self.statuses[pid] = value
+
+    def __call__(self, plan):
+        from course_utils.sandbox_child import compile_job, send_job
+
+        compiled, error = compile_job(plan.job, plan.trees)
+        if error:
+            return error  # nothing to run: the supervisor reports it
+        if not self.spares and not self.asked:
+            self._ask_spare()
+        while not self.spares:
+            self._read_reply()
+        pid, job_write, channel_read = self.spares.pop(0)
+        handle = ChildHandle(channel_read, pid, self)
+        try:
+            send_job(job_write, plan.job, compiled)
+        except OSError:  # the spare died (killed from outside): the run reports no result
+            pass
+        self._ask_spare()  # the next spare is forked while this child runs
+        return handle
+
+    def kill(self, pid: int) -> None:
+        self.sock.sendall(_pack(b"K", pid))
+
+    def status(self, pid: int) -> int | None:
+        """Exit code of a killed or finished child (negative: signal), None if unknown."""
+        self.sock.sendall(_pack(b"S", pid))
+        while pid not in self.statuses:
+            self._read_reply()
+        code = self.statuses.pop(pid)
+        return None if code == _UNKNOWN else code
+
+    def close(self) -> None:
+        if self.owner != os.getpid():  # a forked copy of the caller leaves the worker alone
+            return
+        for _pid, job_write, channel_read in self.spares:
+            os.close(job_write)  # the spare reads end of file and exits
+            os.close(channel_read)
+        self.spares.clear()
+        self.sock.close()  # the worker reads end of file and exits
+        try:
+            self.proc.wait(timeout=2)
+        except Exception:  # noqa: BLE001 - subprocess.TimeoutExpired: stop it for good
+            self.proc.kill()
+            self.proc.wait()
+
+
+class ChildHandle:
+    """A running child seen from the supervisor: its result channel and its pid."""
+
+    started = True  # the clock starts when the job is sent: no "ready" record in fork mode
+
+    def __init__(self, fd: int, pid: int, client: ForkClient):
+        self.fd, self.pid, self.client = fd, pid, client
+
+    def recv(self, timeout: float):
+        ready, _, _ = select.select([self.fd], [], [], max(timeout, 0))
+        return os.read(self.fd, 65536) if ready else None
+
+    def kill(self) -> None:
+        self.client.kill(self.pid)
+
+    def wait(self, need_status: bool = True) -> str:
+        """After a complete run the status is not needed: the worker reaps the child later."""
+        from course_utils.sandbox_supervisor import describe_exit
+
+        os.close(self.fd)
+        return describe_exit(self.client.status(self.pid)) if need_status else ""
