@@ -552,3 +552,54 @@ def test_positive_temperature_varies_wording_never_the_calls(client):
     finals = [ask(client, result, [WEATHER], temperature=0.8).content for _ in range(3)]
     assert len(set(finals)) == 3 and all("18" in f and "nuageux" in f for f in finals)
     assert ask(client, result, [WEATHER]).content == "Météo à Lyon : température 18 °C, nuageux."
+
+
+# --------------------------------------------------------------------------- reported defects (H2c)
+
+
+@pytest.mark.parametrize("tail", [
+    "Regarde où se termine ma dernière réunion demain, calcule le trajet jusqu'au restaurant et "
+    "réserve une table pour 4 personnes pour l'heure d'arrivée.",
+    "Réserve une table pour 4 personnes à mon heure d'arrivée, en partant du lieu de mon dernier "
+    "rendez-vous.",
+    "Calcule le trajet depuis ma dernière réunion de demain et réserve une table pour 4 à l'heure "
+    "à laquelle j'arriverai.",
+])
+def test_planning_request_in_other_words_chains_the_same_calls(client, tail):
+    text = ("Demain soir je dîne avec 3 amis au restaurant « Les Lyonnais », dans le Vieux Lyon. "
+            + tail)
+    turns, answer, _ = loop(client, [EVENTS, TRAVEL, BOOK], text, tool=world)
+    assert turns == [
+        [("get_events", {"date": "demain"})],
+        [("get_travel_time", {"origin": "Confluence", "destination": "Vieux Lyon"})],
+        [("book_table", {"restaurant": "Les Lyonnais", "time": "18:44", "people": 4})]]
+    assert "RES-001" in answer
+
+
+def test_a_day_never_fills_a_clock_time_taken_from_another_call(client):
+    text = "Regarde mon agenda de demain et réserve une table chez « Les Lyonnais » pour 2 personnes."
+    message = ask(client, [{"role": "user", "content": text}], [EVENTS, BOOK])
+    assert calls_of(message) == [("get_events", {"date": "demain"})]  # no book_table(time="demain")
+    turns, answer, _ = loop(client, [EVENTS, BOOK], text, tool=world)
+    assert turns == [[("get_events", {"date": "demain"})]]
+    assert "time (Heure de la réservation, au format HH:MM.)" in answer
+    message = ask(client, [{"role": "user", "content": (
+        "Réserve une table pour 2 chez « Les Lyonnais » demain à 20h et liste mes rendez-vous de "
+        "demain.")}], [EVENTS, BOOK])
+    assert calls_of(message) == [  # « HH:MM » asked: the hour, without the day
+        ("book_table", {"restaurant": "Les Lyonnais", "time": "20:00", "people": 2}),
+        ("get_events", {"date": "demain"})]
+
+
+def test_a_closing_message_under_tool_choice_required_still_gets_a_call(client):
+    from course_utils.agent import BEST_EFFORT_PROMPT
+
+    first = ask(client, [{"role": "user", "content": "Quel temps fait-il à Lyon ?"}], [WEATHER])
+    messages = [{"role": "user", "content": "Quel temps fait-il à Lyon ?"},
+                first.model_dump(exclude_none=True),
+                {"role": "tool", "tool_call_id": first.tool_calls[0].id,
+                 "content": json.dumps(execute("get_weather", {"location": "Lyon"}))},
+                {"role": "user", "content": BEST_EFFORT_PROMPT}]
+    message = ask(client, messages, [WEATHER], tool_choice="required")  # the API's contract
+    assert [name for name, _ in calls_of(message)] == ["get_weather"]
+    assert "18" in ask(client, messages, [WEATHER]).content  # « auto »: the answer, from the result

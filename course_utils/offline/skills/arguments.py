@@ -147,8 +147,11 @@ def _string_value(param: Param, tool: ToolInfo, clause: str, others: list[str],
         if span is None and date_only(param):  # « demain » said in another clause
             spans = [nlu.time_expression(other) for other in others]
             span = next((s for s in spans if s is not None), None)
-        if span is not None and clock_only(param) and ":" not in str(span.value):
-            return None  # « demain » is not an hour: the request gives (or defers) it elsewhere
+        if span is not None and clock_only(param):
+            clock = re.search(r"\d{2}:\d{2}", str(span.value))
+            # « demain » is not an hour: the request gives (or defers) it elsewhere; « demain
+            # 20h » gives « 20:00 » to a parameter asking for « HH:MM »
+            return clock.group(0) if clock else None
         return span.value if span else None
     if kind in ("origin", "destination"):
         pair = nlu.route(clause, blocks)
@@ -202,6 +205,18 @@ def date_only(param: Param) -> bool:
     """A time parameter asking for a day (« date : le jour, par exemple demain »)."""
     found = _param_words(param)
     return bool(found & _DATE_WORDS) and not found & (_CLOCK_WORDS | {"time", "moment"})
+
+
+_CLOCK_VALUE = re.compile(r"(?<!\d)(?:[01]?\d|2[0-3])\s*(?::|h)\s*(?:[0-5]\d)?(?![\d])|"
+                          r"\d{4}-\d{2}-\d{2}[t ]\d{1,2}:\d{2}|maintenant|now|midi|minuit")
+
+
+def value_fits(param: Param, value) -> bool:
+    """Whether a value found elsewhere (another intent's argument) may fill ``param``: a day
+    (« demain ») is never an hour for a parameter asking for a clock time (« HH:MM »)."""
+    if param.kind == "time" and clock_only(param):
+        return isinstance(value, str) and bool(_CLOCK_VALUE.search(fold(value)))
+    return True
 
 
 def enum_default(param: Param):

@@ -1,8 +1,9 @@
 """Values a request describes instead of giving them: « la ville de ma prochaine réunion ».
 
 A *reference* names a value by what holds it: a place (« la ville de ma prochaine réunion »,
-« depuis le lieu de mon dernier rendez-vous »), a time (« à l'heure de ma réunion », « après mon
-dernier rendez-vous »), or an arrival time (« à l'heure où je peux arriver »). The value is not in
+« depuis le lieu de mon dernier rendez-vous », « où se termine ma dernière réunion », « depuis ma
+dernière réunion »), a time (« à l'heure de ma réunion », « après mon dernier rendez-vous »), or an
+arrival time (« à l'heure où je peux arriver », « pour l'heure d'arrivée »). The value is not in
 the request: it will be in a tool result (``deferral`` finds the tool and reads the value).
 
 Pure functions of a text, like ``nlu``; positions refer to the text given.
@@ -24,10 +25,13 @@ _NP_STOP = frozenset("""
 """.split())
 _PATTERNS = (
     ("place", re.compile(
-        r"(?:(?P<prep>depuis|de|d'|du|vers|jusqu'a|a|au|dans|pour)\s+)?(?:la|le|l')\s*"
-        + _PLACE_NOUNS + r"\s+(?:de\s+|du\s+|d')" + _DET + "?" + _NP)),
-    ("place", re.compile(r"(?P<prep>)(?:la|la-bas)\s+ou\s+(?:a lieu|se tient|se trouve|se passe)\s+"
-                         + _DET + _NP)),
+        r"(?:(?:(?P<prep>depuis|de|d'|du|vers|jusqu'a|a|au|dans|pour)\s+)?(?:la|le|l')\s*"
+        r"|(?P<contracted>du|au|jusqu'au)\s+)" + _PLACE_NOUNS + r"\s+(?:de\s+|du\s+|d')" + _DET + "?" + _NP)),
+    ("place", re.compile(r"(?P<prep>)(?P<there>(?:la|la-bas)\s+)?(?P<where>ou)\s+(?:a lieu|aura lieu|"
+                         r"se tient|se trouve|se passe|se termine|se terminera|se finit|finit|"
+                         r"termine|s'acheve)\s+" + _DET + _NP)),
+    ("place", re.compile(r"(?P<prep>depuis|en partant de|en partant d'|au depart de|au depart d')"
+                         r"\s*(?P<selected>)" + _DET + _NP)),
     ("time", re.compile(r"(?:a\s+)?l'heure\s+(?:de\s+|du\s+|d')" + _DET + "?" + _NP)),
     ("end", re.compile(r"(?:a|des|apres)\s+la\s+fin\s+(?:de\s+|du\s+|d')" + _DET + "?" + _NP)),
     ("end", re.compile(r"(?<![a-z])(?:apres|en sortant de|en sortant d')\s*" + _DET + _NP)),
@@ -37,6 +41,7 @@ _ARRIVAL = re.compile(
     r"(?:arriver|arrive|arriverai|arrivera|arrivons|y etre|etre la|etre sur place)"
     r"|des\s+(?:que\s+(?:j'|je\s+|nous\s+|on\s+)(?:arrive|arriverai|arrivons|serai la)|mon arrivee)"
     r"|a\s+mon\s+arrivee"
+    r"|(?:a\s+|pour\s+)?(?:l'|mon\s+|notre\s+)heure\s+d'arrivee"
 )
 _SELECTORS = (("last", ("dernier", "derniere", "last", "final")),
               ("next", ("prochain", "prochaine", "next", "suivant", "suivante")),
@@ -71,6 +76,8 @@ def _subject(text: str, start: int, raw: str) -> tuple[str, int]:
         if word.strip("'") in _NP_STOP:
             break
         kept.append(word)
+    while kept and kept[-1] in ("de", "du", "des", "d'"):  # « ma dernière réunion de demain »
+        kept.pop()
     phrase = " ".join(kept)
     return text[start: start + len(phrase)], start + len(phrase)
 
@@ -99,9 +106,16 @@ def find(text: str) -> list[Reference]:
             subject, end = _subject(text, match.start("np"), match.group("np"))
             if not subject or not free(match.start(), end):
                 continue
-            prep = (match.groupdict().get("prep") or "").strip()
-            role = ("origin" if prep in ("depuis", "de", "d'", "du") else
-                    "destination" if prep in ("vers", "jusqu'a") else None)
+            if "where" in pattern.groupindex and not match.group("there") and not text[
+                    match.start("where"): match.end("where")].lower().endswith("ù"):
+                continue  # a bare « ou » (or) is not « où » (where)
+            if "selected" in pattern.groupindex and _selector(subject) is None:
+                continue  # « depuis ma dernière réunion » is a place, « depuis ce matin » is not
+            groups = match.groupdict()
+            prep = (groups.get("prep") or groups.get("contracted") or "").strip()
+            origin = prep in ("depuis", "de", "d'", "du") or prep.startswith(("en partant", "au dep"))
+            role = ("origin" if origin else
+                    "destination" if prep in ("vers", "jusqu'a", "jusqu'au") else None)
             found.append(Reference(kind, match.start(), end, subject, _selector(subject), role))
     return sorted(found, key=lambda r: r.start)
 

@@ -11,7 +11,13 @@ Research (``research``) reads pages and must decide which sentences answer the t
   salariés »); « quand », « en quelle année » → a date. The page must name every proper noun and
   number of the question (often in its title: « Le Kanban d'Ostraka repoussé à 2026 »), and the
   sentence is scored: cue 3, each proper noun 2, each other word of the question 1; the best
-  sentence answers when it carries the cue and scores at least ``THRESHOLD``.
+  sentence answers when it carries the cue and scores at least ``THRESHOLD``;
+* **yes/no questions** (« Lumenio propose-t-il un tableau Kanban ? ») are typed too: the cue is a
+  stated status (« pas encore », a plan, a negation, an availability: ``polarity``), and a
+  sentence holding every term of the question also answers; the answer leads with the verdict
+  (« Oui », « Non », « Pas encore ») when the page says it clearly.
+
+A sentence that is itself a question never answers (an FAQ repeats the question it answers).
 
 It matches words; it does not understand them. The trace shows what was read, so a student can
 judge.
@@ -22,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import lexicon
+from . import lexicon, polarity
 from .nlu import fold, is_request_verb, stem, words
 
 THRESHOLD = 4.0
@@ -52,8 +58,9 @@ class Terms:
 
     hard: tuple[str, ...]  # folded numbers and proper nouns: all must appear
     soft: tuple[str, ...]  # stems of the other meaningful words
-    kind: str | None = None  # "cause", "quantity", "date" or None (open question)
+    kind: str | None = None  # "cause", "quantity", "date", "yesno" or None (open question)
     unit: str | None = None  # stem of the unit a « combien » question asks for
+    verbs: tuple[str, ...] = ()  # stems of a yes/no question's verb (a page may use another)
 
     @property
     def proper(self) -> tuple[str, ...]:
@@ -75,6 +82,8 @@ def question_kind(task: str) -> str | None:
     if re.search(r"(?<![a-z])(quand|depuis quand|en quelle annee|a quelle date|quelle date|"
                  r"en quel mois|when)(?![a-z])", folded):
         return "date"
+    if polarity.is_yes_no(task):
+        return "yesno"
     return None
 
 
@@ -91,20 +100,25 @@ def asked_unit(task: str) -> str | None:
 
 def task_terms(task: str) -> Terms:
     hard, soft = [], []
+    subject = polarity.inverted_subject(task)  # « Lumenio propose-t-il … ? »: a name
     for match in re.finditer(r"[\w-]+", task):
-        word = match.group(0)
+        word = polarity.INVERSION_SUFFIX.sub("", match.group(0))  # « propose-t-il » → « propose »
         folded = fold(word)
         if folded in lexicon.STOPWORDS or len(folded) < 2 or is_request_verb(
-                task, match.start(), match.end()):
+                task, match.start(), match.start() + len(word)):
             continue
         before = task[: match.start()].rstrip()
         starts_sentence = not before or before[-1] in ".?!"
+        if starts_sentence and folded == subject and folded not in lexicon.REQUEST_VERBS:
+            starts_sentence = False
         if word.isdigit() or (word[0].isupper() and not starts_sentence):
             hard.append(folded)
         else:
             soft.append(stem(folded))
-    return Terms(tuple(dict.fromkeys(hard)), tuple(dict.fromkeys(soft)), question_kind(task),
-                 asked_unit(task))
+    kind = question_kind(task)
+    verbs = tuple(stem(v) for v in polarity.question_verbs(task)) if kind == "yesno" else ()
+    return Terms(tuple(dict.fromkeys(hard)), tuple(dict.fromkeys(soft)), kind, asked_unit(task),
+                 verbs)
 
 
 def _present(text: str) -> set[str]:
@@ -134,6 +148,8 @@ def strict_answer(terms: Terms, sentence: str) -> bool:
 def has_cue(terms: Terms, sentence: str) -> bool:
     """The sentence carries the kind of fact the question asks for."""
     folded = fold(sentence)
+    if terms.kind == "yesno":
+        return polarity.states_status(sentence)
     if terms.kind == "cause":
         return bool(_CAUSES.search(folded))
     if terms.kind == "date":
@@ -164,22 +180,59 @@ def answering_sentences(terms: Terms, text: str, title: str = "") -> list[str]:
     """The sentences of a page that answer the task (see the module docstring), best first for a
     typed question, in page order for an open one. ``title`` (as the search listed the page)
     counts for the proper nouns a typed question needs on the page."""
+    stated = statements(text)
     if terms.kind is None:
-        return [s for s in sentences(text) if strict_answer(terms, s)]
+        return [s for s in stated if strict_answer(terms, s)]
     page = _present(f"{title}\n{text}")
     if not all(t in page for t in terms.hard):
         return []
-    typed = [s for s in sentences(text) if has_cue(terms, s) and score(terms, s) >= THRESHOLD]
-    return sorted(typed, key=lambda s: -score(terms, s))
+    if terms.kind == "yesno":  # a page never speaking of a « mode sombre » cannot say if there is one
+        things = [t for t in terms.soft if t not in terms.verbs]
+        if sum(1 for t in things if t not in page) > len(things) // 3:
+            return []
+    if terms.kind == "yesno":  # a status about the thing asked, or the question's own words
+        typed = [s for s in stated if strict_answer(terms, s) or (
+            has_cue(terms, s) and score(terms, s) >= THRESHOLD and _soft_share(terms, s) >= 0.5)]
+    else:
+        typed = [s for s in stated if has_cue(terms, s) and score(terms, s) >= THRESHOLD]
+    return sorted(typed, key=lambda s: (-score(terms, s), is_heading(s)))
+
+
+def _soft_share(terms: Terms, sentence: str) -> float:
+    if not terms.soft:
+        return 1.0
+    present = _present(sentence)
+    return sum(1 for t in terms.soft if t in present) / len(terms.soft)
+
+
+def is_heading(sentence: str) -> bool:
+    """« [p05] Tessel ajoute une vue Kanban »: a page's title line, not one of its statements."""
+    return bool(re.match(r"\[[^\]]{1,40}\]\s", sentence))
+
+
+def statements(text: str) -> list[str]:
+    """The sentences of a text that state something: a question never answers one."""
+    return [s for s in sentences(text) if not polarity.is_question(s)]
 
 
 def best_sentence(terms: Terms, text: str, title: str = "") -> str:
     found = answering_sentences(terms, text, title)
     if found and terms.kind is not None:
         return found[0]
-    pool = found or sentences(text)
-    ranked = sorted(pool, key=lambda s: (-overlap(terms, s), pool.index(s)))
+    pool = found or statements(text) or sentences(text)
+    ranked = sorted(pool, key=lambda s: (-overlap(terms, s), is_heading(s), pool.index(s)))
     return ranked[0] if ranked else text.strip()
+
+
+def verdict(terms: Terms, text: str, sentence: str) -> str | None:
+    """For a yes/no question: « Oui », « Non » or « Pas encore » when the page clearly says so
+    (``polarity``), else ``None``."""
+    if terms.kind != "yesno":
+        return None
+    wanted = len(terms.hard) + len(terms.soft)
+    about = polarity.focus(sentence, lambda part: overlap(terms, part))
+    return polarity.verdict(sentences(text), lambda q: 2 * overlap(terms, q) >= wanted, about,
+                            strict_answer(terms, sentence))
 
 
 def names_subject(terms: Terms, sentence: str) -> bool:

@@ -9,10 +9,18 @@ Policy (generic, from the tools and the conversation):
 3. stop once the pages read answer the task (``relevance``: for an open question, a sentence
    holding every precise term of the task — numbers, proper nouns — and half of its other
    words; for « pourquoi / combien / quand », the best sentence carrying a cause, a count or a
-   date; a question in the plural reads every relevant page), once the quantitative stop rule
-   of the system prompt or the task is met (« trois sources concordantes », « huit pages lues »,
-   « au plus 4 pages »), or when nothing new can be read; then ``finish`` with an answer quoting
-   the sentences of the pages read that answer, and only those.
+   date; for a yes/no question, the sentence stating the status of the thing asked, never the
+   question an FAQ repeats; a question in the plural — « quels… », « tous les… », not « pour
+   tous » — reads every relevant page), once the quantitative stop rule of the system prompt or
+   the task is met (« trois sources concordantes », « huit pages lues », « au plus 4 pages »;
+   a rule asking for more sources than one keeps a singular question reading), or when nothing
+   new can be read; then ``finish`` with an answer quoting the sentences of the pages read that
+   answer, and only those (led by « Oui », « Non » or « Pas encore » when a yes/no question's
+   pages say so clearly).
+
+A best-effort answer (the run must stop early) gives what the pages read say, and the search
+results' own snippets of the pages not read, labelled as not verified, whether or not a page was
+read.
 
 The policy applies to a *document corpus* only: a reader whose name or description speaks of
 pages, documents, articles or texts, and a search whose results carry titles or text. A product
@@ -31,7 +39,8 @@ from . import lexicon, phrasing
 from .history import Episode, Observation
 from .nlu import fold, key_terms, keys, words
 from .planning import Call
-from .relevance import Terms, answering_sentences, best_sentence, names_subject, overlap, task_terms
+from .relevance import (Terms, answering_sentences, best_sentence, names_subject, overlap,
+                        task_terms, verdict)
 from .schemas import ToolInfo, split_name, tool_keys
 from .selection import score_tool
 
@@ -44,7 +53,8 @@ _DOCUMENT_WORDS = frozenset("""
     page pages document documents doc docs article articles texte textes text corpus url web wiki
     fichier file source sources paragraphe chapitre livre rapport report publication contenu
 """.split())
-_PLURAL = re.compile(r"\b(quels|quelles|lesquels|lesquelles|tous|toutes|liste|lister|les \w+ qui)\b")
+_PLURAL = re.compile(r"\b(quels|quelles|lesquels|lesquelles|liste|lister|les \w+ qui|"
+                     r"(?:tous|toutes)\s+(?:les|ceux|celles|ses|leurs|ces|nos|vos|mes))\b")
 
 
 @dataclass(frozen=True)
@@ -256,7 +266,8 @@ def next_move(task: str, system: str, tools: Tools, episode: Episode,
     if rule.pages and len(state.read) >= rule.pages:
         reached = f"{rule.pages} pages lues" if rule.pages > 1 else "1 page lue"
         return Move(voice.say(phrasing.STOP_RULE, reached=reached), None, reached)
-    if answering and not _PLURAL.search(fold(task)):
+    more = rule.sources is not None and len(answering) < rule.sources  # the rule asks for more
+    if answering and not more and not _PLURAL.search(fold(task)):
         return Move(voice.say(phrasing.PAGE_ANSWERS), None)
     queried = {(name, fold(text)) for name, text in state.queried}
     for tool in tools.searches[1:]:
@@ -266,6 +277,8 @@ def next_move(task: str, system: str, tools: Tools, episode: Episode,
                         _search(tool, query))
     unread = [c for c in state.results if c.id not in read_ids]
     relevant = [c for c in unread if overlap(terms, f"{c.title} {c.snippet}") > 0]
+    if terms.kind == "yesno":  # a verdict on a named thing: the pages that name it first
+        relevant.sort(key=lambda c: not names_subject(terms, f"{c.title} {c.snippet}"))
     if relevant:
         best = overlap(terms, f"{relevant[0].title} {relevant[0].snippet}")
         near = [c for c in relevant[:3] if overlap(terms, f"{c.title} {c.snippet}") >= best - 1]
@@ -277,8 +290,7 @@ def next_move(task: str, system: str, tools: Tools, episode: Episode,
             return Move(f"Rien de pertinent à lire : j'interroge aussi {tool.name}.",
                         _search(tool, query))
     narrower = " ".join(w for w in key_terms(task) if fold(w) in terms.hard)
-    short = rule.sources is not None and len(answering) < rule.sources
-    if (not answering or short) and narrower and (primary.name, fold(narrower)) not in queried:
+    if (not answering or more) and narrower and (primary.name, fold(narrower)) not in queried:
         return Move(voice.say(phrasing.REWORD, query=narrower), _search(primary, narrower))
     if answering:
         return Move(voice.say(phrasing.ALL_READ), None)
@@ -300,41 +312,60 @@ def _read(tool: ToolInfo, page_id: str) -> Call:
     return Call(tool.name, {param.name: page_id})
 
 
-def _quote(terms: Terms, page: str, text: str, titles: dict[str, str]) -> str:
+def _quote(terms: Terms, page: str, text: str, titles: dict[str, str]) -> tuple[str, str | None]:
+    """The quoted sentence with its source, and the page's verdict for a yes/no question."""
     title = titles.get(page, "")
     sentence = best_sentence(terms, text, title)
+    said = verdict(terms, text, sentence)
+    sentence = re.sub(r"^\[" + re.escape(page) + r"\]\s+", "", sentence)  # its title line
     if terms.kind is not None and title and not names_subject(terms, sentence):
-        return f"{sentence} [{page} : « {title} »]"
-    return f"{sentence} [{page}]"
+        return f"{sentence} [{page} : « {title} »]", said
+    return f"{sentence} [{page}]", said
+
+
+def _lead(verdicts: list[str | None]) -> str:
+    """« Pas encore. » when the pages that say something all say the same, else nothing."""
+    said = {v for v in verdicts if v}
+    return f"{said.pop()}. " if len(said) == 1 else ""
 
 
 def _listing(pages: list[str]) -> str:
     return ", ".join(pages) if pages else "aucune"
 
 
-def _partial(terms: Terms, state: State, quotes: list[str], voice: phrasing.Voice) -> str:
-    """The best-effort answer when the run must stop: what the pages read say, else what the
-    search results' snippets say (not verified), and what is left to read."""
+def _hints(terms: Terms, candidates: list[Candidate]) -> list[str]:
+    """What the search results' own snippets say (pages not read: not verified)."""
+    return [f"« {c.title} » — {c.snippet} [{c.id}]" if c.snippet else f"« {c.title} » [{c.id}]"
+            for c in candidates if answering_sentences(terms, f"{c.title}. {c.snippet}")]
+
+
+def _partial(terms: Terms, state: State, quotes: list[str], lead: str,
+             voice: phrasing.Voice) -> str:
+    """The best-effort answer when the run must stop: what the pages read say, what the search
+    results' snippets of the pages not read say (labelled as not verified), and what is left to
+    read."""
     read = [page for page, _ in state.read]
     unread = [c for c in state.results if c.id not in read
               and overlap(terms, f"{c.title} {c.snippet}") > 0]
+    hints = _hints(terms, unread)[:4]
+    unverified = ("d'après les seuls extraits de la recherche (non vérifiés) : "
+                  f"{' ; '.join(hints)}.")
     opening = voice.say(phrasing.PARTIAL_OPENING)
     if quotes:
-        text = f"{opening} {voice.say(phrasing.PAGES_SAY)}{' ; '.join(quotes)}"
-    elif read:
-        text = f"{opening} aucune des pages lues ({_listing(read)}) ne répond à la question."
-    else:
-        hints = [f"« {c.title} » — {c.snippet} [{c.id}]" if c.snippet else f"« {c.title} » [{c.id}]"
-                 for c in unread if answering_sentences(terms, f"{c.title}. {c.snippet}")]
+        text = f"{opening} {lead}{voice.say(phrasing.PAGES_SAY)}{' ; '.join(quotes)}"
         if hints:
-            text = (f"{opening} je n'ai lu aucune page ; d'après les seuls extraits de la recherche "
-                    f"(non vérifiés) : {' ; '.join(hints[:4])}.")
-        elif state.results:
-            text = (f"{opening} je n'ai lu aucune page ; la recherche a renvoyé "
-                    f"{_listing([c.id for c in state.results])}, sans extrait qui réponde.")
-        else:
-            return (f"{opening} la recherche n'a renvoyé aucun résultat pertinent ; je ne peux pas "
-                    "répondre.")
+            text += f". En outre, {unverified}"
+    elif read:
+        text = f"{opening} aucune des pages lues ({_listing(read)}) ne répond à la question"
+        text += f" ; {unverified}" if hints else "."
+    elif hints:
+        text = f"{opening} je n'ai lu aucune page ; {unverified}"
+    elif state.results:
+        text = (f"{opening} je n'ai lu aucune page ; la recherche a renvoyé "
+                f"{_listing([c.id for c in state.results])}, sans extrait qui réponde.")
+    else:
+        return (f"{opening} la recherche n'a renvoyé aucun résultat pertinent ; je ne peux pas "
+                "répondre.")
     if unread:
         text += f" Il resterait à lire : {_listing([c.id for c in unread[:5]])}."
     return text
@@ -342,23 +373,27 @@ def _partial(terms: Terms, state: State, quotes: list[str], voice: phrasing.Voic
 
 def answer(task: str, tools: Tools, episode: Episode, rule: str = "",
            voice: phrasing.Voice = phrasing.STEADY) -> str:
-    """The final answer: quotes from the pages read that answer the task, with their ids (a
-    partial answer, saying what is missing, when the conversation asks to conclude early)."""
+    """The final answer: quotes from the pages read that answer the task, with their ids, led by
+    the verdict of a yes/no question (a partial answer, saying what is missing, when the
+    conversation asks to conclude early)."""
     terms = task_terms(task)
     state = state_of(episode, tools)
     titles = {c.id: c.title for c in state.results}
-    quotes = []
+    quotes, verdicts = [], []
     for page, observation in state.read:
         text = page_text(observation)
         if observation.ok and answers_task(terms, text, titles.get(page, "")):
-            quotes.append(_quote(terms, page, text, titles))
+            quote, said = _quote(terms, page, text, titles)
+            quotes.append(quote)
+            verdicts.append(said)
         elif observed_quantity(terms, observation):
             quotes.append(f"{observed_quantity(terms, observation)} [{page}]")
+    lead = _lead(verdicts)
     read = _listing([page for page, _ in state.read])
     if episode.wrap_up:
-        return _partial(terms, state, quotes, voice)
+        return _partial(terms, state, quotes, lead, voice)
     if quotes:
-        text = voice.say(phrasing.PAGES_SAY) + " ; ".join(quotes)
+        text = lead + voice.say(phrasing.PAGES_SAY) + " ; ".join(quotes)
     elif state.read:
         text = f"Aucune des pages lues ({read}) ne répond à la question."
     else:

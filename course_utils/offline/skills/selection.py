@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from . import arithmetic, deferral, nlu, references
-from .arguments import enum_default, extract
+from .arguments import enum_default, extract, value_fits
 from .history import same_value
 from .schemas import ToolInfo, tool_keys
 
@@ -221,7 +221,8 @@ def _borrow_missing(intents: list[Intent], by_name: dict[str, ToolInfo]) -> list
                 other_tool = by_name[other.tool]
                 for key, candidate in other.arguments.items():
                     other_kind = other_tool.param(key).kind
-                    if key == name or (kind == other_kind and kind not in _GENERIC_KINDS):
+                    if (key == name or (kind == other_kind and kind not in _GENERIC_KINDS)) \
+                            and value_fits(tool.param(name), candidate):
                         value = candidate
                         break
                 if value is not None:

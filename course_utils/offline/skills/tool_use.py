@@ -106,7 +106,7 @@ def respond(request: dict, ctx) -> str | dict | None:
     intents = plan_intents(conversation.task, tools)
     plan = decide(intents, tools, conversation, parallel=parallel)
     name = forced_name(choice)
-    if choice == "none" or (conversation.wrap_up and name is None):
+    if choice == "none" or (conversation.wrap_up and name is None and choice != "required"):
         return text_answer(conversation, plan, intents, tools, voice)
     if name is not None or choice == "required":
         if plan.calls and name is None:
