@@ -12,10 +12,10 @@ run of this script:
 Usage: ``python benchmarks/sandbox.py [--limit N] [--repeat R]``. Prints the per-run time of
 each, the ratio, and the number of runs. The target is a ratio of at least 10 on Linux.
 
-The sandbox caches the compiled tests (lessons run the same tests against many candidate
-programs), so its first round, where every test program is new, is reported apart from the
-later rounds; the baseline has no cache. Rounds alternate baseline and sandbox, so that a
-change of machine load affects both.
+The sandbox caches what it checks and compiles (lessons run the same tests against many
+candidate programs, and a program against several test sets), so its first round, where every
+program and test program is new, is reported apart from the later rounds; the baseline has no
+cache. Rounds alternate baseline and sandbox, so that a change of machine load affects both.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  sandbox, first round           {cold * 1000:7.2f} ms/run  ratio {baseline / cold:5.1f}x "
           f"(every test program new)")
     print(f"  sandbox, later rounds          {warm * 1000:7.2f} ms/run  ratio {baseline / warm:5.1f}x "
-          f"(tests compiled once, median) ({passes['sandbox']}/{len(jobs)} passed)")
+          f"(compiled once, median) ({passes['sandbox']}/{len(jobs)} passed)")
     print("  target: >= 10x per run on Linux")
     return 0
 

@@ -59,10 +59,11 @@ hostile code is a disposable container or virtual machine (``docker run --networ
 
 Modes: ``"fork"`` (default on POSIX): a warm worker, a clean single-threaded process started
 once with ``subprocess`` (so calling from a Jupyter kernel, which has threads, is safe), forks
-children ahead of time; the caller compiles each run and hands it to one of them, about a
-millisecond or two per run on Linux. ``"spawn"`` (default on Windows) starts a fresh
-interpreter per run: portable, a few tens of milliseconds per run. Each run starts with
-``random.seed(0)`` and ``PYTHONHASHSEED=0``: the same code gives the same result.
+children ahead of time; the caller checks and compiles each new program and test set once
+(they are cached) and hands the run to one of them: about a millisecond per run of trivial
+code on Linux. ``"spawn"`` (default on Windows) starts a fresh interpreter per run: portable,
+a few tens of milliseconds per run. Each run starts with ``random.seed(0)`` and
+``PYTHONHASHSEED=0``: the same code gives the same result.
 """
 
 from __future__ import annotations

@@ -1,17 +1,19 @@
 """Child side of one sandbox run: load the untrusted code, run the tests, report plain data.
 
 The child is a fresh process: forked from the warm worker ahead of time (it then waits for
-its job on a pipe, see sandbox_worker), or spawned. Before any untrusted code runs it:
+its job on a pipe, see sandbox_worker and sandbox_jobpipe), or spawned. Before any untrusted
+code runs it:
 
 1. keeps one file descriptor, the *result channel* (a pipe to the supervisor), plus the pipe
    its job arrives on until it has read it; points 0, 1 and 2 at the null device and closes
    every other descriptor;
 2. sets resource limits where the OS has them (CPU seconds, address space, file size 0,
    no new process, few open files, no core file);
-3. gets the code and tests compiled (by the worker, or itself when spawned: static check,
-   rewrites) and builds two namespaces with their own restricted builtins: the code's, and
-   the tests' (which sees the code's functions only through wrappers returning plain copies
-   of their results);
+3. gets the code and tests compiled (by the caller, which checked and rewrote them, once per
+   code and per test set; or by itself when spawned: static check, rewrites) and has two
+   namespaces with their own restricted builtins, built by the worker before it forked: the
+   code's, and the tests' (which sees the code's functions only through wrappers returning
+   plain copies of their results);
 4. switches the audit hook to strict mode.
 
 The channel is written only by :func:`_sender`'s closure; the untrusted code has no name for it
@@ -24,7 +26,6 @@ Each record is a length-prefixed JSON object; the run counts only if the last on
 from __future__ import annotations
 
 import json
-import marshal
 import os
 import random
 import struct
@@ -39,6 +40,7 @@ except ImportError:  # Windows: no resource limits (see the sandbox docstring)
 
 from course_utils import sandbox_builtins, sandbox_rewrite
 from course_utils.sandbox_builtins import OutputBuffer, build_views, make_builtins
+from course_utils.sandbox_jobpipe import read_job
 from course_utils.sandbox_plain import (
     PlainValueError,
     describe,
@@ -59,14 +61,14 @@ class TestAssertionFailed(AssertionError):
     """A failed ``assert`` of an assertion program (line number and detail in French)."""
 
 
-def _sender(fd: int):
+def _sender(fd: int, write=os.write):
     """The only writer of the result channel (a closure: the untrusted code cannot name it).
 
     Records of a short run are sent together at the end (one wake-up of the supervisor); once
     the run has lasted 20 ms, each record is sent at once, so that a timeout can tell which
-    test was running.
+    test was running. (``write`` is replaced only by the worker's rehearsal.)
     """
-    write, pack, dumps, clock = os.write, struct.pack, json.dumps, time.monotonic
+    pack, dumps, clock = struct.pack, json.dumps, time.monotonic
     pending: list[bytes] = []
     start: list[float] = []
 
@@ -216,27 +218,20 @@ def _expose(user_ns: dict, test_ns: dict, test_builtins: dict) -> None:
         test_ns[name] = value
 
 
-def compile_job(job: dict, trees: tuple | None = None):
-    """``(code, tests), None`` or ``None, French error``.
+def compile_job(job: dict):
+    """``(code, tests), None`` or ``None, French error``: a spawned child compiles its job.
 
-    ``trees`` are the syntax trees the supervisor already checked (fork mode: compiled by the
-    caller, sent to the child marshalled); without them (a spawned child compiles for itself)
-    the sources are parsed and checked again.
+    The sources are parsed and checked again here (in fork mode the caller compiles them,
+    see ``sandbox_plan.fork_blobs``, and the child receives the code objects).
     """
     program = job.get("program")
     try:
-        if trees is not None:
-            tree, uses_format, test_plan = trees
-            code = sandbox_rewrite.compile_checked(tree, "<solution>", "exec", tests=False,
-                                                   uses_format=uses_format)
-            tests = test_plan.code_objects()
+        code = sandbox_rewrite.compile_untrusted(job["code"], "<solution>")
+        if program is not None:
+            tests = [sandbox_rewrite.compile_untrusted(program, "<tests>", tests=True)]
         else:
-            code = sandbox_rewrite.compile_untrusted(job["code"], "<solution>")
-            if program is not None:
-                tests = [sandbox_rewrite.compile_untrusted(program, "<tests>", tests=True)]
-            else:
-                tests = [[sandbox_rewrite.compile_untrusted(src, "<tests>", "eval", tests=True)
-                          for src in probes] for probes in job["probes"]]
+            tests = [[sandbox_rewrite.compile_untrusted(src, "<tests>", "eval", tests=True)
+                      for src in probes] for probes in job["probes"]]
     except (SyntaxError, CodeRefused) as exc:
         return None, str(exc)
     except (RecursionError, MemoryError, ValueError):
@@ -337,7 +332,7 @@ def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
         base = address_space() if base is None else base
         compiled = None
         if job_fd is not None:  # a spare child: wait for the job the caller compiled
-            job, compiled = _receive(job_fd)
+            job, compiled = read_job(job_fd)
             os.close(job_fd)
             if world.load(job.get("modules", ())):
                 base = address_space()
@@ -350,26 +345,6 @@ def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
         pass
     finally:
         exit_now(0)
-
-
-def _receive(fd: int):
-    chunks = []
-    while True:
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    if not chunks:  # the worker stopped without giving a job
-        os._exit(0)
-    return marshal.loads(b"".join(chunks))
-
-
-def send_job(fd: int, job: dict, compiled) -> None:
-    """Caller side of :func:`serve_spare`: the job and its code objects, then end of file."""
-    data = marshal.dumps((job, compiled))
-    while data:
-        data = data[os.write(fd, data):]
-    os.close(fd)
 
 
 def serve_spare(channel_fd: int, job_fd: int, guard, world: World, base: int | None) -> None:

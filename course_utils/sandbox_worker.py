@@ -2,9 +2,10 @@
 
 The caller (a notebook kernel, which has threads) never forks: it starts this worker once with
 ``subprocess`` (fork+exec, safe from a threaded process). The worker imports the allowed
-modules, builds the restricted namespaces, installs the audit hook (permissive until a child
-switches it on), then does nothing but serve three commands on a Unix socket shared with the
-caller:
+modules, rehearses a few made-up runs (``sandbox_rehearsal``: the interpreter's one-time
+warm-up then costs no child anything), builds the restricted namespaces, installs the audit
+hook (permissive until a child switches it on), then does nothing but serve three commands on
+a Unix socket shared with the caller:
 
 * ``F``: fork a *spare* child and pass the caller its two pipe ends (``SCM_RIGHTS``): the job
   pipe and the result channel. The spare isolates itself at once and waits for its job;
@@ -12,9 +13,12 @@ caller:
 * ``S pid``: reap it and report its exit status.
 
 Being idle between forks, the worker keeps a clean memory image: a fork costs it little, and
-every child starts from the same pristine state. The caller plans and compiles the run, sends
-the job to a spare, asks for the next spare (forked while the child runs), enforces the
-timeout and judges the records (``sandbox_supervisor``).
+every child starts from the same pristine state. The caller keeps two spares ahead: a run
+hands its job to the older one and asks for the next, forked while the child runs, so a spare
+has had a whole run to get ready. A child that reported ``done`` is ending by itself: its kill
+travels with that next request (one message, one wake-up of the worker per run). The caller
+plans and compiles the run, enforces the timeout and judges the records
+(``sandbox_supervisor``).
 """
 
 from __future__ import annotations
@@ -23,12 +27,13 @@ import os
 import select
 import signal
 import socket
+import sys
 
 # The worker process imports only what it needs (every imported module makes each fork
 # dearer); the caller-side classes import the rest when used.
 
 _UNKNOWN = -(1 << 30)
-SPARES = 1  # children forked ahead (more only adds contention on a 2-core machine)
+SPARES = 2  # children forked ahead of the runs
 
 
 def _pack(tag: bytes, *numbers: int) -> bytes:
@@ -54,6 +59,7 @@ def _recv_exact(sock: socket.socket, size: int):
 def _serve(sock: socket.socket, guard, world) -> None:
     import gc
 
+    gc.collect()  # the rehearsal's garbage is not frozen with the rest
     gc.freeze()  # children then never touch these objects' pages for garbage collection
     reaped: dict[int, int] = {}
     living: set[int] = set()
@@ -85,41 +91,45 @@ def _loop(sock, guard, world, reaped: dict, living: set, reap) -> None:
     from course_utils.sandbox_child import address_space, serve_spare
 
     base = address_space()  # the size children inherit: their memory limit is counted above it
-
+    # Few distinct objects touched per fork: after each fork the worker's own writes copy pages.
+    recv, sendmsg, pipe, fork, close = sock.recv, sock.sendmsg, os.pipe, os.fork, os.close
+    rights = (socket.SOL_SOCKET, socket.SCM_RIGHTS)
+    pending = b""
     while True:
-        command, _ = _recv_exact(sock, 5)
-        if command is None:
+        data = recv(4096)  # the caller may send several commands at once (kills, then F)
+        if not data:
             return
-        tag, pid = command[:1], int.from_bytes(command[1:], "big", signed=True)
-        if tag == b"F":
-            job_read, job_write = os.pipe()
-            channel_read, channel_write = os.pipe()
-            child = os.fork()
-            if child == 0:
-                try:
-                    sock.close()
-                    os.close(job_write)
-                    os.close(channel_read)
-                    serve_spare(channel_write, job_read, guard, world, base)
-                finally:
-                    os._exit(70)
-            living.add(child)
-            os.close(job_read)
-            os.close(channel_write)
-            socket.send_fds(sock, [_pack(b"F", child, 0)], [job_write, channel_read])
-            os.close(job_write)
-            os.close(channel_read)
-            reap()
-        elif tag == b"K":
-            if pid not in reaped:  # an unreaped child keeps its pid: no risk of reuse
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-        elif tag == b"S":
-            if pid not in reaped:
-                reap(pid, block=True)
-            sock.sendall(_pack(b"S", pid, reaped.get(pid, _UNKNOWN)))
+        pending += data
+        while len(pending) >= 5:
+            tag, pid = pending[:1], int.from_bytes(pending[1:5], "big", signed=True)
+            pending = pending[5:]
+            if tag == b"F":
+                job_read, job_write = pipe()
+                channel_read, channel_write = pipe()
+                child = fork()
+                if child == 0:
+                    try:  # the spare closes every other descriptor itself (_isolate)
+                        serve_spare(channel_write, job_read, guard, world, base)
+                    finally:
+                        os._exit(70)
+                living.add(child)
+                close(job_read)
+                close(channel_write)
+                fds = job_write.to_bytes(4, sys.byteorder) + channel_read.to_bytes(4, sys.byteorder)
+                sendmsg([_pack(b"F", child, 0)], [(*rights, fds)])
+                close(job_write)
+                close(channel_read)
+                reap()
+            elif tag == b"K":
+                if pid not in reaped:  # an unreaped child keeps its pid: no risk of reuse
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+            elif tag == b"S":
+                if pid not in reaped:
+                    reap(pid, block=True)
+                sock.sendall(_pack(b"S", pid, reaped.get(pid, _UNKNOWN)))
 
 
 def main(fd: int) -> None:
@@ -127,10 +137,13 @@ def main(fd: int) -> None:
     from course_utils.sandbox_builtins import build_views
     from course_utils.sandbox_child import RUNNER_FILES, World
     from course_utils.sandbox_policy import install_audit_hook, preload
+    from course_utils.sandbox_rehearsal import rehearse
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller's Ctrl-C is not ours
     sock = socket.socket(fileno=fd)
-    world = World(build_views(preload()))
+    views = build_views(preload())
+    rehearse(views)  # the interpreter's warm-up, paid once here rather than by every child
+    world = World(views)
     guard = install_audit_hook(RUNNER_FILES)
     try:
         sock.sendall(_pack(b"R", os.getpid(), 0))
@@ -158,6 +171,7 @@ class ForkClient:
         self.sock, self.owner = mine, os.getpid()
         self.spares: list[tuple[int, int, int]] = []
         self.statuses: dict[int, int] = {}
+        self.finished: list[int] = []  # children that reported "done": killed with the next ask
         self.asked = 0
         ready, _, _ = select.select([mine], [], [], startup_timeout)
         hello = _recv_exact(mine, 9)[0] if ready else None
@@ -171,7 +185,9 @@ class ForkClient:
         return self.owner == os.getpid() and self.proc.poll() is None
 
     def _ask_spare(self) -> None:
-        self.sock.sendall(_pack(b"F", 0))
+        kills = [_pack(b"K", pid) for pid in self.finished]
+        self.finished.clear()
+        self.sock.sendall(b"".join([*kills, _pack(b"F", 0)]))  # one wake-up of the worker
         self.asked += 1
 
     def _read_reply(self) -> None:
@@ -190,11 +206,14 @@ class ForkClient:
             self.statuses[pid] = value
 
     def __call__(self, plan):
-        from course_utils.sandbox_child import compile_job, send_job
+        """Hand the run to a spare; return its handle, or a French error (nothing ran)."""
+        from course_utils.sandbox_jobpipe import pack_job, send_job
+        from course_utils.sandbox_plan import fork_blobs
 
-        compiled, error = compile_job(plan.job, plan.trees)
+        blobs, error = fork_blobs(plan)
         if error:
             return error  # nothing to run: the supervisor reports it
+        data = pack_job(plan.job, *blobs)
         if not self.spares and not self.asked:
             self._ask_spare()
         while not self.spares:
@@ -202,14 +221,19 @@ class ForkClient:
         pid, job_write, channel_read = self.spares.pop(0)
         handle = ChildHandle(channel_read, pid, self)
         try:
-            send_job(job_write, plan.job, compiled)
+            send_job(job_write, data)
         except OSError:  # the spare died (killed from outside): the run reports no result
             pass
         self._ask_spare()  # the next spare is forked while this child runs
         return handle
 
-    def kill(self, pid: int) -> None:
-        self.sock.sendall(_pack(b"K", pid))
+    def kill(self, pid: int, now: bool = True) -> None:
+        """Have the worker kill child ``pid``: now, or with the next request for a spare
+        (a child that reported ``done`` is already exiting by itself)."""
+        if now:
+            self.sock.sendall(_pack(b"K", pid))
+        else:
+            self.finished.append(pid)
 
     def status(self, pid: int) -> int | None:
         """Exit code of a killed or finished child (negative: signal), None if unknown."""
@@ -247,11 +271,13 @@ class ChildHandle:
         return os.read(self.fd, 65536) if ready else None
 
     def kill(self) -> None:
-        self.client.kill(self.pid)
+        """The kill is sent by :meth:`wait`, which the supervisor calls right after."""
 
     def wait(self, need_status: bool = True) -> str:
-        """After a complete run the status is not needed: the worker reaps the child later."""
+        """Kill the child and close its channel. After a complete run (no status needed) the
+        kill travels with the next request to the worker, which reaps the child then."""
         from course_utils.sandbox_supervisor import describe_exit
 
         os.close(self.fd)
+        self.client.kill(self.pid, now=need_status)
         return describe_exit(self.client.status(self.pid)) if need_status else ""

@@ -170,6 +170,65 @@ def test_runs_are_reproducible(box):
     assert first == box.run(code, ["draw() == 0"]).failures[0].reason
 
 
+def test_compile_errors_are_reported_every_time(box):
+    # Accepted by the parser and the static check, refused by the compiler.
+    for _ in range(2):  # the second time, from the caller's cache
+        code_error = box.run("return 1\n", ["True"]).error
+        assert code_error == ("erreur au chargement du code : 'return' outside function "
+                              "(<solution>, line 1)")
+        tests_error = box.run("def f():\n    return 1\n", "return f()\n").error
+        assert tests_error == ("erreur au chargement du code : 'return' outside function "
+                               "(<tests>, line 1)")
+    assert box.run("def f():\n    return 1\n", ["f() == 1"]).ok
+
+
+def test_a_cached_program_or_test_set_gives_each_run_its_own_result(fork_box):
+    double, add_three = "def f(x):\n    return x * 2\n", "def f(x):\n    return x + 3\n"
+    tests, program = ["f(2) == 4"], "assert f(2) == 4\n"
+    for _ in range(2):
+        assert fork_box.run(double, tests).ok and fork_box.run(double, program).ok
+        assert fork_box.run(add_three, tests).failures[0].reason == "obtenu 5, attendu 4"
+        assert not fork_box.run(add_three, program).ok
+        assert fork_box.run(double, ["f(3) == 6", "f(0) == 1"]).passed == 1
+
+
+def test_two_sandboxes_in_threads_share_the_caches_safely():
+    tests = ["f(7) == 7 * 7", "f(-1) == 1"]
+    results = []
+
+    def work(box, n):
+        code = f"def f(x):\n    return x * x + {n} - {n}\n"
+        results.extend(box.run(code, tests).ok for _ in range(4))
+
+    with Sandbox() as first, Sandbox() as second:
+        threads = [threading.Thread(target=work, args=(box, n))
+                   for n, box in enumerate([first, second, first, second])]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert results == [True] * 16
+
+
+def test_a_job_larger_than_a_pipe_buffer_is_delivered(box):
+    code = "DATA = '" + "x" * 150_000 + "'\ndef size():\n    return len(DATA)\n"
+    assert box.run(code, ["size() == 150_000"]).ok
+
+
+def test_the_worker_rehearsal_leaves_no_trace(fork_box):
+    # The worker rehearses made-up runs before forking (sandbox_rehearsal): none of their
+    # names, output or state reaches a real run.
+    code = ("def leftovers():\n    found = []\n"
+            "    for name in ('solve', 'boxed', 'divide', 'Box', 'check'):\n"
+            "        try:\n            eval(name)\n            found.append(name)\n"
+            "        except NameError:\n            pass\n    return found\n")
+    result = fork_box.run(code, ["leftovers() == []"])
+    assert result.ok and result.output == ""
+    program = "for name in ('solve', 'check', 'leftovers'):\n    try:\n        eval(name)\n" \
+              "        assert name == 'leftovers', name\n    except NameError:\n        pass\n"
+    assert fork_box.run(code, program).ok
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS : Linux seulement")
 def test_memory_limit(fork_box):
     code = "def big(n):\n    return len(bytearray(n * 1024 * 1024))\n"
