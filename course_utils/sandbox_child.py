@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import struct
 import sys
 import time
@@ -71,6 +72,19 @@ def _sender(fd: int, write=os.write):
     pack, dumps, clock = struct.pack, json.dumps, time.monotonic
     pending: list[bytes] = []
     start: list[float] = []
+    busy = [False]
+
+    def flush() -> None:
+        if busy[0] or not pending:
+            return  # a timer flush never interleaves with a flush in progress
+        busy[0] = True
+        try:
+            data = b"".join(pending)
+            pending.clear()
+            while data:
+                data = data[write(fd, data):]
+        finally:
+            busy[0] = False
 
     def send(record: dict) -> None:
         data = dumps(record, ensure_ascii=True, allow_nan=False).encode("ascii")
@@ -81,12 +95,30 @@ def _sender(fd: int, write=os.write):
             start.append(clock())
         if record["k"] in ("test", "loaded") and clock() - start[0] < 0.02:
             return
-        data = b"".join(pending)
-        pending.clear()
-        while data:
-            data = data[write(fd, data):]
+        flush()
 
+    send.flush = flush  # for the timer of :func:`_flush_periodically`
     return send
+
+
+def _flush_periodically(flush, period: float = 0.02) -> None:
+    """Flush buffered records every ``period`` s, so a run stuck in a loop has reported its stage.
+
+    Without it, a test that never returns would leave ``loaded`` in the buffer and a timeout
+    could not say which test was running. POSIX only (``setitimer``); the handler is a closure the
+    untrusted code cannot name, and it never raises into the code it interrupts.
+    """
+    if not hasattr(signal, "setitimer"):
+        return
+
+    def on_alarm(signum, frame):
+        try:
+            flush()
+        except BaseException:  # noqa: BLE001 - the supervisor judges what it received
+            pass
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, period, period)
 
 
 def _isolate(*keep: int) -> None:
@@ -329,6 +361,7 @@ def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
     try:
         _isolate(*[fd for fd in (channel_fd, job_fd) if fd is not None])
         send = _sender(channel_fd)
+        _flush_periodically(send.flush)
         base = address_space() if base is None else base
         compiled = None
         if job_fd is not None:  # a spare child: wait for the job the caller compiled

@@ -294,3 +294,12 @@ def test_bad_arguments_are_explained():
         Sandbox(mode="thread")
     result = Sandbox(mode="spawn").run("x = 1", 42)
     assert result.error.startswith("tests doit être une liste")
+
+
+def test_a_timeout_names_the_test_that_was_stuck():
+    from course_utils.sandbox import run_tests
+
+    result = run_tests("def f(n):\n    while n:\n        pass\n    return 1",
+                       ["f(0) == 1", "f(1) == 1"], timeout=1)
+    assert result.timed_out and result.passed == 0
+    assert "pendant le test : f(1) == 1" in result.error
