@@ -229,11 +229,34 @@ def refresh_outputs(path: Path, build: Path, timeout: float = 600) -> None:
     nb = nbformat.read(path, as_version=4)
     kernelspec = nb.metadata.get("kernelspec")
     client = nbclient.NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=timeout,
+                                     record_timing=False,  # no timestamps: small, honest diffs
+                                     store_widget_state=False,  # widget ids change every run
                                      resources={"metadata": {"path": str(path.parent)}})
     client.execute()
+    for cell in nb.cells:
+        cell.get("metadata", {}).pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = _coalesce_streams(cell.outputs)
+            for output in cell.outputs:  # a saved widget would point to a model not saved
+                output.get("data", {}).pop("application/vnd.jupyter.widget-view+json", None)
+    nb.metadata.pop("widgets", None)
     if kernelspec is not None:
         nb.metadata["kernelspec"] = kernelspec
     nbformat.write(nb, path)
+
+
+def _coalesce_streams(outputs: list) -> list:
+    """Merge consecutive stdout/stderr chunks: how a kernel splits them varies from run to run."""
+    merged: list = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (previous is not None and output.get("output_type") == "stream"
+                and previous.get("output_type") == "stream"
+                and previous.get("name") == output.get("name")):
+            previous["text"] = previous["text"] + output["text"]
+        else:
+            merged.append(output)
+    return merged
 
 
 def refresh_main(argv: list[str] | None = None) -> int:

@@ -62,3 +62,23 @@ def test_only_selects_notebooks(course):
 def test_no_match_is_an_error_in_french(course, capsys):
     assert runner.main(["--only", "zzz"]) == 1
     assert "Aucun notebook" in capsys.readouterr().err
+
+
+@pytest.mark.notebooks
+def test_refresh_writes_the_same_bytes_twice(course):
+    """Committed outputs do not churn: no timestamps, no widget ids, streams merged."""
+    path = course / "notebooks" / "03_refresh.ipynb"
+    write_notebook(
+        path,
+        "import sys\nfor i in range(3):\n    print(i, flush=True)\n    sys.stdout.flush()",
+        "from tqdm.auto import tqdm\nfor _ in tqdm(range(3)):\n    pass",
+    )
+    runner.refresh_outputs(path, course / "build")
+    first = path.read_bytes()
+    runner.refresh_outputs(path, course / "build")
+    assert path.read_bytes() == first
+    nb = nbformat.read(path, as_version=4)
+    assert "widgets" not in nb.metadata
+    assert all("execution" not in cell.metadata for cell in nb.cells)
+    streams = [o for o in nb.cells[1].outputs if o.output_type == "stream"]
+    assert len(streams) == 1 and streams[0].text == "0\n1\n2\n"
