@@ -51,7 +51,7 @@ from pathlib import Path
 
 from course_utils import grading
 from course_utils.exercises import default_dir, read_solution
-from course_utils.runner import KERNEL_NAME, install_kernel
+from course_utils.kernel import KERNEL_NAME, install_kernel
 from course_utils.grader_restore import (  # noqa: F401 - re-exported
     CheckCell,
     SolutionError,
