@@ -11,7 +11,7 @@ import importlib
 __version__ = "0.1.0"
 
 _LAZY = {
-    "setup": "config",
+    "setup": "session",
     "load_settings": "config",
     "Settings": "config",
     "make_client": "llm",

@@ -1,12 +1,12 @@
-"""Settings of the course: which backend, which models, batch mode, seed.
+"""Settings of the course: which backend, which provider, which models, batch mode, seed.
 
 Where settings come from, in order of precedence:
 
 1. the process environment (``export OPENAI_API_KEY=...``, a Papermill run, CI);
-2. a ``.env`` file. It is looked for by walking up from the notebook's folder (the current
-   directory, or the notebook path JupyterLab/VS Code expose), then in the course's repository
-   root (found from this package's location) — never only in the current directory, because
-   Papermill and IDEs may start the kernel elsewhere;
+2. a ``.env`` file, looked for from the notebook's folder (the current directory, or the notebook
+   path JupyterLab/VS Code expose) **up to the course's repository root** and no further, then in
+   the repository root found from this package's location, then in the current directory. A
+   stray ``.env`` above the course (in a home folder, or ``/``) is never read;
 3. defaults: no key at all selects the offline simulator.
 
 Backend rule (DESIGN §3): an explicit ``COURSE_BACKEND`` wins; otherwise a key selects its
@@ -15,18 +15,32 @@ another server; ``OPENROUTER_API_KEY`` → ``openrouter``); an ``OPENAI_BASE_URL
 OpenAI's selects ``compatible`` even without a key (local servers such as Ollama need none);
 otherwise ``offline``. When both keys are set, OpenAI wins (set ``COURSE_BACKEND`` to choose).
 
-The key is never shown: not in ``repr(settings)``, not in the banner, not in an error message.
+The *provider* (``settings.provider``) refines a ``compatible`` backend: ``COURSE_PROVIDER``
+(``ollama``, ``vllm``, ``lmstudio``, ``llamacpp``, ``compatible``) when set, else a hint from the
+base URL's default port (see :mod:`course_utils.providers`). Messages name the provider and the
+variables of the configured backend, never a guess from a client's URL.
+
+A key equal to one of the example values of ``.env.example`` is ignored with a French warning
+(exact comparison: a real key is never mistaken for a placeholder). When no key is found but the
+``.env`` defines a variable that looks like a misspelt key (``OPEN_AI_API_KEY``), a warning names
+it. The key is never shown: not in ``repr(settings)``, not in the banner, not in an error message.
 Under ``CI=true`` a backend other than offline refuses to start unless ``COURSE_ALLOW_NETWORK=1``.
+
+``setup()`` and the ``Course`` it returns live in :mod:`course_utils.session`; ``config.setup``
+stays importable (loaded on first access, so that ``config`` imports nothing of ``llm``).
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from collections.abc import Mapping
+
+from . import providers
 
 BACKENDS = ("offline", "openai", "openrouter", "compatible")
 
@@ -54,8 +68,33 @@ KEY_VARIABLE = {
     "offline": "OPENAI_API_KEY",
 }
 
+BASE_URL_VARIABLE = {
+    "openai": "OPENAI_BASE_URL",
+    "openrouter": "OPENROUTER_BASE_URL",
+    "compatible": "OPENAI_BASE_URL",
+    "offline": "OPENAI_BASE_URL",
+}
+
+KNOWN_VARIABLES = (
+    "COURSE_BACKEND", "COURSE_PROVIDER", "OPENAI_API_KEY", "OPENAI_BASE_URL",
+    "OPENROUTER_API_KEY", "OPENROUTER_BASE_URL", "OPENAI_MODEL", "OPENAI_MODEL_FAST",
+    "OPENAI_MODEL_BIG", "COURSE_EMBEDDING_MODEL", "BATCH_MODE", "COURSE_SEED",
+    "COURSE_ALLOW_NETWORK", "COURSE_ENV_FILE", "COURSE_PRICES",
+)
+_KEY_NAMES = ("OPENAI_API_KEY", "OPENROUTER_API_KEY")
+
+# The example values of .env.example (and of the original course), compared EXACTLY: a random
+# real key that happens to contain "xxx" or "your" is never rejected.
+PLACEHOLDER_KEYS = frozenset({
+    "sk-votre-cle-ici", "sk-or-votre-cle-ici", "sk-...", "sk-or-...", "sk-xxx", "sk-or-xxx",
+    "votre-cle-ici", "votre_cle_ici", "your-api-key", "your_api_key", "your-api-key-here",
+    "your_api_key_here", "<votre-cle>", "<your-api-key>", "changeme",
+})
+
+# A folder holding one of these is the top of a course checkout: the .env search stops there.
+ROOT_MARKERS = (".git", ".env.example", "pyproject.toml")
+
 _TRUE = {"1", "true", "yes", "oui", "on", "vrai"}
-_PLACEHOLDER = re.compile(r"(votre|your|xxx|\.\.\.|<|changeme|remplacez)", re.IGNORECASE)
 
 
 class ConfigError(RuntimeError):
@@ -67,6 +106,7 @@ class Settings:
     """Resolved settings. ``api_key`` is kept out of ``repr`` and of every printed text."""
 
     backend: str = "offline"
+    provider: str = "offline"
     model: str = "offline-fast"
     model_fast: str = "offline-fast"
     model_big: str = "offline-big"
@@ -89,15 +129,33 @@ class Settings:
         return KEY_VARIABLE[self.backend]
 
     @property
+    def base_url_variable(self) -> str:
+        """Name of the variable that holds this backend's address (for error messages)."""
+        return BASE_URL_VARIABLE[self.backend]
+
+    @property
     def has_key(self) -> bool:
         return bool(self.api_key)
+
+    @property
+    def profile(self) -> providers.Profile:
+        """Capability profile of the provider for the default model."""
+        return providers.profile_for(self.provider, self.model)
+
+    def profile_for(self, model: str | None = None) -> providers.Profile:
+        """Capability profile of the provider for ``model`` (reasoning models differ)."""
+        return providers.profile_for(self.provider, model or self.model)
+
+    @property
+    def provider_label(self) -> str:
+        return providers.PROFILES.get(self.provider, providers.PROFILES["compatible"]).label
 
     def banner(self) -> str:
         """One line: backend, models, batch mode, seed. Never the key."""
         if self.offline:
             where = "offline (simulateur local, sans réseau ni clé)"
         elif self.backend == "compatible":
-            where = f"compatible ({self.base_url})"
+            where = f"compatible · {self.provider_label} ({self.base_url})"
         else:
             where = self.backend
         models = (
@@ -120,31 +178,57 @@ def _package_repo_root() -> Path:
 
 
 def _notebook_dirs() -> list[Path]:
-    """Folders where the running notebook may live (cwd first, then what the front-end tells)."""
-    dirs = [Path.cwd()]
-    for var in ("JPY_SESSION_NAME", "__vsc_ipynb_file__"):
+    """Folders where the running notebook may live (what the front-end tells first, then cwd)."""
+    dirs = []
+    for var in ("__vsc_ipynb_file__", "JPY_SESSION_NAME"):
         value = os.environ.get(var)
         if value and value.endswith(".ipynb"):
             dirs.append(Path(value).resolve().parent)
+    dirs.append(Path.cwd().resolve())
     return dirs
+
+
+def course_root(start: Path) -> Path | None:
+    """The top of the course checkout holding ``start``: the nearest folder (from ``start`` up)
+    with a repository marker, or the package's repository when ``start`` is inside it."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if any((folder / marker).exists() for marker in ROOT_MARKERS):
+            return folder
+    package_root = _package_repo_root()
+    if start == package_root or package_root in start.parents:
+        return package_root
+    return None
+
+
+def _walk_to_root(start: Path) -> list[Path]:
+    """``start`` and its parents up to the course root (inclusive); only ``start`` without one."""
+    start = start.resolve()
+    root = course_root(start)
+    if root is None:
+        return [start]
+    chain = [start]
+    for folder in start.parents:
+        if chain[-1] == root:
+            break
+        chain.append(folder)
+    return chain
 
 
 def find_env_file(start: str | os.PathLike | None = None) -> Path | None:
     """Find the ``.env`` to use.
 
-    Without ``start``: walk up from the notebook's folder (cwd, or the path the front-end gives),
-    then try the course's repository root. With ``start``: walk up from that folder only.
+    Without ``start``: from the notebook's folder up to the course's repository root, then the
+    package's repository root, then the current directory. With ``start``: from that folder up
+    to its course root only. Never above the course root.
     """
-    starts = [Path(start).resolve()] if start is not None else _notebook_dirs()
-    for folder in starts:
-        for candidate_dir in (folder, *folder.parents):
-            candidate = candidate_dir / ".env"
-            if candidate.is_file():
-                return candidate
     if start is not None:
-        return None
-    root_env = _package_repo_root() / ".env"
-    return root_env if root_env.is_file() else None
+        candidates = [folder / ".env" for folder in _walk_to_root(Path(start))]
+    else:
+        candidates = [folder / ".env" for start_dir in _notebook_dirs()
+                      for folder in _walk_to_root(start_dir)]
+        candidates += [_package_repo_root() / ".env", Path.cwd() / ".env"]
+    return next((path for path in candidates if path.is_file()), None)
 
 
 def _read_env_file(path: Path | None) -> dict[str, str]:
@@ -177,17 +261,35 @@ def _resolve_env_path(env_file: str | os.PathLike | None, environ: Mapping[str, 
     return find_env_file(env_file)
 
 
+def _clean(value: str | None) -> str:
+    return (value or "").strip().strip('"').strip("'").strip()
+
+
 def _key(values: Mapping[str, str], name: str, warnings: list[str]) -> str | None:
-    value = (values.get(name) or "").strip().strip('"').strip("'")
+    value = _clean(values.get(name))
     if not value:
         return None
-    if _PLACEHOLDER.search(value):
+    if value.lower() in PLACEHOLDER_KEYS:
         warnings.append(
             f"{name} contient encore la valeur d'exemple : elle est ignorée. "
             f"Collez votre vraie clé dans .env, ou retirez la ligne pour rester hors ligne."
         )
         return None
     return value
+
+
+def misspelt_key_variables(names) -> list[str]:
+    """Names that look like a misspelt key variable (``OPEN_AI_API_KEY``, ``openai_api_key``)."""
+    squeezed_keys = {"OPENAIAPIKEY", "OPENROUTERAPIKEY", "OPENAIKEY", "OPENROUTERKEY"}
+    found = []
+    for name in names:
+        if name in KNOWN_VARIABLES:
+            continue
+        upper = name.upper()
+        squeezed = re.sub(r"[^A-Z]", "", upper)
+        if squeezed in squeezed_keys or difflib.get_close_matches(upper, _KEY_NAMES, cutoff=0.8):
+            found.append(name)
+    return found
 
 
 def _is_openai_url(url: str | None) -> bool:
@@ -207,14 +309,23 @@ def load_settings(
     """
     environ = dict(os.environ if env is None else env)
     path = _resolve_env_path(env_file, environ)
-    values = {**_read_env_file(path), **environ}  # environment variables win over .env
+    from_file = _read_env_file(path)
+    values = {**from_file, **environ}  # environment variables win over .env
     warnings: list[str] = []
 
     openai_key = _key(values, "OPENAI_API_KEY", warnings)
     openrouter_key = _key(values, "OPENROUTER_API_KEY", warnings)
     openai_url = (values.get("OPENAI_BASE_URL") or "").strip() or None
 
-    explicit = (values.get("COURSE_BACKEND") or "").strip().lower()
+    explicit = _clean(values.get("COURSE_BACKEND")).lower()
+    provider_choice = _clean(values.get("COURSE_PROVIDER")).lower().replace(" ", "")
+    provider_choice = {"lm-studio": "lmstudio", "llama.cpp": "llamacpp"}.get(provider_choice,
+                                                                           provider_choice)
+    if provider_choice and provider_choice not in providers.PROVIDERS:
+        raise ConfigError(
+            f"COURSE_PROVIDER={provider_choice!r} n'est pas reconnu : choisissez parmi "
+            "ollama, vllm, lmstudio, llamacpp, compatible."
+        )
     if explicit:
         if explicit not in BACKENDS:
             raise ConfigError(
@@ -229,8 +340,18 @@ def load_settings(
         backend = "compatible"
     elif openrouter_key:
         backend = "openrouter"
+    elif provider_choice in ("ollama", "vllm", "lmstudio", "llamacpp", "compatible"):
+        backend = "compatible"
     else:
         backend = "offline"
+        if path is not None and not openai_key and not openrouter_key:
+            typos = misspelt_key_variables(from_file)
+            if typos:
+                warnings.append(
+                    f"aucune clé reconnue dans {path.name}, mais {', '.join(typos)} "
+                    "ressemble à une clé mal orthographiée : le nom attendu est OPENAI_API_KEY "
+                    "(ou OPENROUTER_API_KEY). Le cours reste hors ligne."
+                )
 
     api_key: str | None
     base_url: str | None
@@ -255,6 +376,13 @@ def load_settings(
     else:
         api_key, base_url = None, None
 
+    if backend == "compatible":
+        provider = (provider_choice if provider_choice in ("ollama", "vllm", "lmstudio",
+                                                           "llamacpp", "compatible")
+                    else providers.guess_compatible_provider(base_url))
+    else:
+        provider = backend
+
     default, fast, big, embed = DEFAULT_MODELS[backend]
     if backend != "offline":
         default = values.get("OPENAI_MODEL") or default
@@ -269,9 +397,10 @@ def load_settings(
             f"COURSE_SEED doit être un entier (reçu {values.get('COURSE_SEED')!r})."
         ) from None
 
-    batch = _truthy(values.get("BATCH_MODE", "")) if batch_mode is None else bool(batch_mode)
+    batch = _truthy(_clean(values.get("BATCH_MODE"))) if batch_mode is None else bool(batch_mode)
     settings = Settings(
         backend=backend,
+        provider=provider,
         model=default,
         model_fast=fast,
         model_big=big,
@@ -300,78 +429,10 @@ def ensure_network_allowed(settings: Settings, environ: Mapping[str, str] | None
     )
 
 
-def _papermill_injected_batch_mode() -> bool | None:
-    """Value of BATCH_MODE injected by Papermill in this kernel, if any (it must win)."""
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython ships with ipykernel
-        return None
-    shell = get_ipython()
-    if shell is None:
-        return None
-    for source in reversed(shell.user_ns.get("In", [])):
-        if source.lstrip().startswith("# Parameters"):
-            match = re.search(r"^BATCH_MODE\s*=\s*(\w+)", source, re.MULTILINE)
-            if match:
-                return _truthy(match.group(1))
-    return None
+def __getattr__(name: str):
+    """``config.setup`` and ``config.Course`` stay valid: they live in :mod:`.session`."""
+    if name in ("setup", "Course"):
+        from . import session
 
-
-@dataclass(frozen=True)
-class Course:
-    """What ``setup()`` returns: the settings, a ready client, and the session's usage ledger.
-
-    Unpacks as ``settings, client = setup()``.
-    """
-
-    settings: Settings
-    client: Any
-    ledger: Any
-
-    @property
-    def model(self) -> str:
-        return self.settings.model
-
-    @property
-    def model_fast(self) -> str:
-        return self.settings.model_fast
-
-    @property
-    def model_big(self) -> str:
-        return self.settings.model_big
-
-    @property
-    def batch_mode(self) -> bool:
-        return self.settings.batch_mode
-
-    @property
-    def offline(self) -> bool:
-        return self.settings.offline
-
-    def __iter__(self):
-        return iter((self.settings, self.client))
-
-
-def setup(batch_mode: bool | None = None, *, quiet: bool = False, **overrides: Any) -> Course:
-    """Load the settings, build the client, print the one-line banner, return a ``Course``.
-
-    Batch mode: a value injected by Papermill wins; otherwise ``True`` passed here, or the
-    ``BATCH_MODE`` environment variable, turns it on (the notebook's default ``False`` does not
-    override the environment). ``overrides`` replace settings fields (e.g. ``backend="offline"``).
-    """
-    from . import llm
-
-    injected = _papermill_injected_batch_mode()
-    settings = load_settings()
-    if injected is not None:
-        batch = injected
-    else:
-        batch = bool(batch_mode) or settings.batch_mode
-    settings = replace(settings, batch_mode=batch, **overrides)
-    client = llm.make_client(settings)
-    llm.set_default(settings, client)
-    if not quiet:
-        print(settings.banner())
-        for warning in settings.warnings:
-            print(f"⚠️ {warning}")
-    return Course(settings=settings, client=client, ledger=llm.session_ledger())
+        return getattr(session, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,16 +4,24 @@
 included: it is served through the SDK's own HTTP library, so retries, parsing and exceptions are
 the SDK's). ``chat`` adds what a course needs on top of ``client.chat.completions.create``:
 
-* parameters normalised per model family (reasoning models such as ``gpt-5``/``o3`` take
-  ``max_completion_tokens`` and no temperature other than 1; local servers take ``max_tokens``);
+* requests normalised for the provider's capability profile (:mod:`course_utils.providers`):
+  reasoning models such as ``gpt-5``/``o3`` get ``max_completion_tokens`` with room for their
+  reasoning, a low reasoning effort and no temperature other than 1; a named ``tool_choice``
+  is rewritten where the server cannot take it (LM Studio, Ollama). Clients built by
+  ``make_client`` apply the same normalisation to *every* request, so a lesson's direct
+  ``client.chat.completions.create(...)`` call gets it too;
 * defensive parsing: a tool turn is decided from ``tool_calls``, never from ``finish_reason``;
   arguments given as a dict are accepted; a 200 with ``choices: null`` and an error object (seen
   with OpenRouter) becomes a clear, retryable error after a bounded number of new attempts;
   reasoning text is read from the provider's extra fields;
 * usage from the provider's real ``usage`` object (never a word count), summed by ``UsageLedger``
   (both in :mod:`course_utils.usage`, re-exported here);
-* SDK exceptions turned into ``LLMError`` with a French message naming the fix (a 401 names the
-  variable holding the key). Retries of 429/5xx/timeouts remain the SDK's (``max_retries``).
+* SDK exceptions turned into ``LLMError`` with a French message naming the fix, read from the
+  provider's own error code and message (``insufficient_quota`` → « crédit épuisé », tools not
+  supported, model not found, vLLM's missing tool flags, plain-string bodies), naming the
+  variables of the *configured* backend. Retries of 429/5xx/timeouts remain the SDK's
+  (``max_retries``), except an exhausted credit: the client marks it ``x-should-retry: false``,
+  since waiting cannot help.
 """
 
 from __future__ import annotations
@@ -21,18 +29,19 @@ from __future__ import annotations
 import json
 import re
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from collections.abc import Iterable
 
 import openai
 
+from . import providers
 from ._http import http_module
 from .config import Settings, load_settings
+from .providers import is_reasoning_model
 from .usage import Usage, UsageLedger, _record_session_usage, session_ledger
 
 OFFLINE_BASE_URL = "http://offline.invalid/v1"
-_REASONING_MODEL = re.compile(r"^(?:[\w.-]+/)?(?:o\d|gpt-5)", re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------- data
@@ -67,6 +76,7 @@ class ChatResult:
     model: str
     usage: Usage
     reasoning: str | None = None
+    adjustments: tuple[str, ...] = ()  # French notes: how the request was normalised
 
     @property
     def has_tool_calls(self) -> bool:
@@ -74,19 +84,34 @@ class ChatResult:
 
 
 class LLMError(RuntimeError):
-    """A provider error explained in French. ``retryable`` says whether waiting may help."""
+    """A provider error explained in French. ``retryable`` says whether waiting may help.
 
-    def __init__(self, message: str, *, status: int | None = None, retryable: bool = False):
+    ``kind`` names the cause (``key``, ``credit``, ``rate_limit``, ``tools_unsupported``,
+    ``tool_choice_unsupported``, ``model_not_found``, ``not_found``, ``bad_request``,
+    ``server``, ``timeout``, ``connection``, ``empty``, ``unknown``); ``provider_message`` is the
+    provider's own text, kept verbatim.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None, retryable: bool = False,
+                 kind: str = "unknown", provider_message: str | None = None):
         super().__init__(message)
         self.message = message
         self.status = status
         self.retryable = retryable
+        self.kind = kind
+        self.provider_message = provider_message
+
+    @property
+    def capability(self) -> bool:
+        """True when the provider cannot do what was asked (not a mistake in the code)."""
+        return self.kind in ("tools_unsupported", "tool_choice_unsupported")
 
 
 # --------------------------------------------------------------------------- session state
 
 _DEFAULT: dict[str, Any] = {}
 _OFFLINE_OF: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+_SETTINGS_OF: weakref.WeakKeyDictionary[Any, Settings] = weakref.WeakKeyDictionary()
 
 
 def set_default(settings: Settings, client: Any) -> None:
@@ -105,6 +130,17 @@ def default_client() -> openai.OpenAI:
     if "client" not in _DEFAULT:
         _DEFAULT["client"] = make_client(default_settings())
     return _DEFAULT["client"]
+
+
+def settings_of(client: Any) -> Settings | None:
+    """The settings a client was built from by ``make_client`` (``None`` for other clients)."""
+    try:
+        found = _SETTINGS_OF.get(client)
+    except TypeError:
+        return None
+    if found is None and client is not None and client is _DEFAULT.get("client"):
+        return _DEFAULT.get("settings")
+    return found
 
 
 def offline_model_of(client: Any) -> Any:
@@ -129,7 +165,8 @@ def make_client(
 
     ``offline`` — an ``OfflineModel`` to serve the client (scripted models, faults); when given,
     the settings' backend is ignored. Without it, the offline backend builds a fresh
-    ``OfflineModel(seed=settings.seed)``.
+    ``OfflineModel(seed=settings.seed)``. A networked client normalises each chat request for
+    the provider's profile (see :class:`ProviderTransport`).
     """
     from .config import ensure_network_allowed
 
@@ -154,23 +191,77 @@ def make_client(
             **options,
         )
         _OFFLINE_OF[client] = offline
+        _SETTINGS_OF[client] = settings if settings.offline else Settings()
         return client
 
     ensure_network_allowed(settings)
     headers = {}
     if settings.backend == "openrouter":
         headers = {"HTTP-Referer": "https://github.com/", "X-Title": "Cours agents LLM"}
-    return openai.OpenAI(
+    client = openai.OpenAI(
         api_key=settings.api_key,
         base_url=settings.base_url,
         default_headers=headers or None,
-        http_client=http.Client(event_hooks=hooks, timeout=timeout or 60.0),
+        http_client=http.Client(event_hooks=hooks, timeout=timeout or 60.0,
+                                transport=ProviderTransport(settings, http.HTTPTransport())),
         **options,
     )
+    _SETTINGS_OF[client] = settings
+    return client
+
+
+class ProviderTransport(http_module().BaseTransport):
+    """HTTP transport that adapts chat requests to the provider, and its errors to the SDK.
+
+    * ``POST …/chat/completions``: the JSON body goes through
+      :func:`course_utils.providers.normalize_request` for the model's profile;
+    * a 429 whose code is ``insufficient_quota`` gets ``x-should-retry: false`` (the SDK obeys
+      it): an exhausted credit does not come back by waiting.
+    """
+
+    def __init__(self, settings: Settings, inner: Any):
+        self.settings = settings
+        self.inner = inner
+
+    def handle_request(self, request: Any) -> Any:
+        http = http_module()
+        if request.method == "POST" and request.url.path.endswith("/chat/completions"):
+            try:
+                body = json.loads(request.read() or b"{}")
+            except ValueError:
+                body = None
+            if isinstance(body, dict):
+                profile = self.settings.profile_for(str(body.get("model") or ""))
+                fixed, _notes = providers.normalize_request(profile, body)
+                if fixed != body:
+                    headers = {k: v for k, v in request.headers.items()
+                               if k.lower() != "content-length"}
+                    request = http.Request(request.method, request.url, headers=headers,
+                                           content=json.dumps(fixed).encode(),
+                                           extensions=request.extensions)
+        response = self.inner.handle_request(request)
+        if response.status_code == 429:
+            response.read()
+            if _error_fields(_json_or_text(response.content))[0] == "insufficient_quota":
+                response.headers["x-should-retry"] = "false"
+        return response
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def _json_or_text(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except (ValueError, TypeError):
+        return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
 
 
 def backend_of(client: Any) -> str:
-    """Guess the backend family from a client's base URL."""
+    """The backend a client talks to: from its settings, else guessed from its base URL."""
+    settings = settings_of(client)
+    if settings is not None:
+        return settings.backend
     url = str(getattr(client, "base_url", "") or "")
     if "offline.invalid" in url:
         return "offline"
@@ -181,9 +272,13 @@ def backend_of(client: Any) -> str:
     return "compatible"
 
 
-def is_reasoning_model(model: str) -> bool:
-    """gpt-5 and o-series models (also behind a provider prefix such as ``openai/o3``)."""
-    return bool(_REASONING_MODEL.match(model or ""))
+def _settings_for(client: Any) -> Settings:
+    settings = settings_of(client)
+    if settings is not None:
+        return settings
+    backend = backend_of(client)
+    provider = providers.guess_compatible_provider(str(getattr(client, "base_url", "")))
+    return Settings(backend=backend, provider=provider if backend == "compatible" else backend)
 
 
 def normalize_params(
@@ -192,77 +287,170 @@ def normalize_params(
     *,
     temperature: float | None = None,
     max_tokens: int | None = None,
+    provider: str | None = None,
 ) -> dict[str, Any]:
-    """Sampling parameters in the form this backend and model family accept."""
+    """Sampling parameters in the form this provider and model family accept."""
     params: dict[str, Any] = {}
-    reasoning = is_reasoning_model(model)
-    if temperature is not None and not (reasoning and temperature != 1):
+    if temperature is not None:
         params["temperature"] = temperature
     if max_tokens is not None:
-        if reasoning or backend == "openai":
-            params["max_completion_tokens"] = max_tokens
-        else:
-            params["max_tokens"] = max_tokens
-    return params
+        params["max_tokens"] = max_tokens
+    profile = providers.profile_for(provider or backend, model)
+    fixed, _notes = providers.normalize_request(profile, params)
+    return fixed
 
 
 # --------------------------------------------------------------------------- errors
 
 
-def explain_error(exc: BaseException, *, backend: str = "offline", model: str = "") -> LLMError:
-    """Turn an SDK exception into an ``LLMError`` whose French message says what to fix."""
-    provider = backend
-    key_var = {"openrouter": "OPENROUTER_API_KEY"}.get(backend, "OPENAI_API_KEY")
-    detail = getattr(exc, "message", None) or str(exc)
+def _error_fields(body: Any) -> tuple[str, str]:
+    """(code or type, message) from an error body: OpenAI's, vLLM's, or a plain string."""
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict):
+            code = inner.get("code") or inner.get("type") or ""
+            if inner.get("type") == "insufficient_quota":
+                code = "insufficient_quota"
+            return str(code), str(inner.get("message") or "")
+        return "", str(inner)
+    if isinstance(body, str):
+        return "", body
+    return "", ""
+
+
+def _provider_text(exc: BaseException) -> tuple[str, str]:
+    body = getattr(exc, "body", None)
+    code, message = _error_fields(body)
+    if not code:
+        code = str(getattr(exc, "code", "") or "")
+    if not message:
+        response = getattr(exc, "response", None)
+        if response is not None:
+            try:
+                code2, message = _error_fields(_json_or_text(response.content))
+                code = code or code2
+            except Exception:  # noqa: BLE001 - a streamed or closed response has no content
+                message = ""
+    if not message:
+        message = str(getattr(exc, "message", "") or exc)
+    return code, message.strip()
+
+
+_TOOLS_UNSUPPORTED = re.compile(
+    r"(support tool use|does not support tools|tools? (?:are|is) not supported|"
+    r"tool calling is not supported|no endpoints found that support the provided 'tool_choice')",
+    re.IGNORECASE)
+_VLLM_FLAGS = re.compile(r"enable-auto-tool-choice|tool-call-parser", re.IGNORECASE)
+_TOOL_CHOICE_TYPE = re.compile(r"tool_choice", re.IGNORECASE)
+_MODEL_MISSING = re.compile(r"(model[^.]*(not found|does not exist|introuvable)|"
+                            r"not a valid model|model_not_found|no endpoints found for|try pulling)",
+                            re.IGNORECASE)
+_SERVER_START = {
+    "ollama": "lancez `ollama serve` (et `ollama pull <modèle>`)",
+    "vllm": "lancez `vllm serve <modèle>`",
+    "lmstudio": "démarrez le serveur de LM Studio (onglet Developer, ou `lms server start`)",
+    "llamacpp": "lancez `llama-server -m <modèle>.gguf`",
+}
+
+
+def explain_error(
+    exc: BaseException,
+    *,
+    backend: str | None = None,
+    model: str = "",
+    settings: Settings | None = None,
+) -> LLMError:
+    """Turn an SDK exception into an ``LLMError`` whose French message says what to fix.
+
+    The provider and the variables named come from ``settings`` (default: the session's), or
+    from ``backend`` when given; the provider's own message is quoted.
+    """
+    if settings is None:
+        settings = _DEFAULT.get("settings")
+        if settings is None or (backend is not None and settings.backend != backend):
+            settings = Settings(backend=backend or "offline", provider=backend or "offline")
+    provider = settings.provider_label
+    key_var, url_var = settings.key_variable, settings.base_url_variable
+    model_var = "OPENAI_MODEL_FAST / OPENAI_MODEL_BIG (ou OPENAI_MODEL)"
+    code, detail = _provider_text(exc)
+    quoted = f" Réponse du fournisseur : « {detail} »" if detail else ""
+    status = getattr(exc, "status_code", None)
+
+    def error(text: str, kind: str, *, retryable: bool = False) -> LLMError:
+        return LLMError(text, status=status, retryable=retryable, kind=kind,
+                        provider_message=detail or None)
+
+    if code == "insufficient_quota" or status == 402:
+        return error(
+            f"crédit épuisé chez {provider} ({status}) : ce compte n'a plus de crédit, attendre ou "
+            f"réessayer n'y changera rien. Ajoutez du crédit sur le site du fournisseur "
+            f"(facturation), utilisez une autre clé ({key_var}), ou restez hors ligne "
+            f"(COURSE_BACKEND=offline).{quoted}", "credit")
     if isinstance(exc, openai.AuthenticationError):
-        return LLMError(
+        return error(
             f"clé refusée par {provider} (401) : vérifiez {key_var} dans .env "
-            "(ou dans les variables d'environnement), sans espace ni guillemet en trop.",
-            status=401,
-        )
+            "(ou dans les variables d'environnement), sans espace ni guillemet en trop, puis "
+            f"redémarrez le noyau.{quoted}", "key")
     if isinstance(exc, openai.PermissionDeniedError):
-        return LLMError(
+        return error(
             f"accès refusé par {provider} (403) au modèle « {model} » : la clé de {key_var} n'y a "
-            "pas droit. Choisissez un autre modèle (OPENAI_MODEL) ou vérifiez votre compte.",
-            status=403,
-        )
-    if isinstance(exc, openai.NotFoundError):
-        return LLMError(
-            f"introuvable chez {provider} (404) : modèle « {model} » ou adresse inexacte. "
-            "Vérifiez OPENAI_MODEL et OPENAI_BASE_URL dans .env.",
-            status=404,
-        )
+            f"pas droit. Choisissez un autre modèle ({model_var}) ou vérifiez votre "
+            f"compte.{quoted}", "key")
+    if isinstance(exc, openai.APIStatusError) and _VLLM_FLAGS.search(detail):
+        return error(
+            f"{provider} a été lancé sans l'appel d'outils ({status}) : relancez le serveur avec "
+            "`vllm serve <modèle> --enable-auto-tool-choice --tool-call-parser <analyseur>` "
+            "(hermes pour Qwen, llama3_json pour Llama, mistral pour Mistral).{}".format(quoted),
+            "tools_unsupported")
+    if isinstance(exc, openai.APIStatusError) and _TOOLS_UNSUPPORTED.search(detail):
+        where = (" Liste des modèles qui les gèrent : "
+                 "https://openrouter.ai/models?supported_parameters=tools."
+                 if settings.backend == "openrouter" else "")
+        return error(
+            f"le modèle « {model} » ne gère pas l'appel d'outils chez {provider} ({status}) : "
+            f"choisissez un modèle qui le gère dans {model_var}.{where}{quoted}",
+            "tools_unsupported")
+    if isinstance(exc, openai.BadRequestError) and _TOOL_CHOICE_TYPE.search(detail) and (
+            "object" in detail or "type" in detail):
+        return error(
+            f"{provider} refuse cette forme de tool_choice (400) : il n'accepte que "
+            "'none', 'auto' et 'required'. Passez par course_utils.llm.chat ou un client de "
+            f"setup(), qui adaptent la requête.{quoted}", "tool_choice_unsupported")
+    if isinstance(exc, openai.NotFoundError) or (
+            isinstance(exc, openai.BadRequestError) and _MODEL_MISSING.search(detail)):
+        if _MODEL_MISSING.search(detail) or code == "model_not_found":
+            pull = " (Ollama : `ollama pull <modèle>`)" if settings.provider == "ollama" else ""
+            return error(
+                f"modèle « {model} » introuvable chez {provider} ({status}) : corrigez "
+                f"{model_var} dans .env{pull}.{quoted}", "model_not_found")
+        return error(
+            f"introuvable chez {provider} ({status}) : adresse inexacte ou modèle « {model} » "
+            f"inconnu. Vérifiez {url_var} (elle finit en général par /v1) et "
+            f"{model_var}.{quoted}", "not_found")
     if isinstance(exc, openai.RateLimitError):
-        return LLMError(
+        return error(
             f"limite de débit atteinte chez {provider} (429), même après les nouvelles tentatives "
-            "du SDK : attendez un peu, ou augmentez max_retries.",
-            status=429,
-            retryable=True,
-        )
+            f"du SDK : attendez un peu, ou augmentez max_retries.{quoted}", "rate_limit",
+            retryable=True)
     if isinstance(exc, openai.BadRequestError):
-        return LLMError(f"requête refusée par {provider} (400) : {detail}", status=400)
+        return error(f"requête refusée par {provider} (400) : {detail or exc}", "bad_request")
     if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
-        return LLMError(
+        return error(
             f"erreur du serveur {provider} ({status}) après les nouvelles tentatives du SDK : "
-            f"{detail}",
-            status=status,
-            retryable=status >= 500 or status in (408, 409),
-        )
+            f"{detail}", "server", retryable=status >= 500 or status in (408, 409))
     if isinstance(exc, openai.APITimeoutError):
-        return LLMError(
+        return error(
             f"délai dépassé en attendant {provider} : le serveur est lent ou surchargé ; "
-            "réessayez ou augmentez timeout.",
-            retryable=True,
-        )
+            "réessayez ou augmentez timeout.", "timeout", retryable=True)
     if isinstance(exc, openai.APIConnectionError):
-        hint = (
-            " Le serveur local est-il lancé (par ex. `ollama serve`) ? Vérifiez OPENAI_BASE_URL."
-            if backend == "compatible"
-            else " Vérifiez votre connexion."
-        )
-        return LLMError(f"connexion impossible à {provider}.{hint}", retryable=True)
-    return LLMError(f"erreur inattendue de {provider} : {type(exc).__name__}: {detail}")
+        if settings.backend == "compatible":
+            start = _SERVER_START.get(settings.provider, "démarrez-le")
+            hint = (f" Le serveur local est-il lancé ? {start[0].upper() + start[1:]}, puis "
+                    f"vérifiez {url_var} (actuellement {settings.base_url}).")
+        else:
+            hint = f" Vérifiez votre connexion, et {url_var} si vous l'avez définie."
+        return error(f"connexion impossible à {provider}.{hint}", "connection", retryable=True)
+    return error(f"erreur inattendue de {provider} : {type(exc).__name__}: {detail}", "unknown")
 
 
 # --------------------------------------------------------------------------- chat
@@ -362,17 +550,21 @@ def chat(
     ``extra`` goes to ``chat.completions.create`` unchanged (``n``, ``seed``, ...).
     """
     client = client or default_client()
-    backend = backend_of(client)
+    settings = _settings_for(client)
+    backend = settings.backend
     if model is None:
-        model = "offline-fast" if backend == "offline" else default_settings().model
+        model = "offline-fast" if backend == "offline" else settings.model
     request: dict[str, Any] = {"model": model, "messages": list(messages)}
     if tools:
         request["tools"] = tools
     if tool_choice is not None:
         request["tool_choice"] = tool_choice
-    request.update(normalize_params(backend, model, temperature=temperature,
-                                    max_tokens=max_tokens))
+    if temperature is not None:
+        request["temperature"] = temperature
+    if max_tokens is not None:
+        request["max_tokens"] = max_tokens
     request.update(extra)
+    request, notes = providers.normalize_request(settings.profile_for(model), request)
     options: dict[str, Any] = {}
     if max_retries is not None:
         options["max_retries"] = max_retries
@@ -384,7 +576,7 @@ def chat(
         try:
             completion = caller.chat.completions.create(**request)
         except openai.OpenAIError as exc:
-            raise explain_error(exc, backend=backend, model=model) from exc
+            raise explain_error(exc, model=model, settings=settings) from exc
         if completion.choices:
             break
         if ledger is not None:
@@ -392,6 +584,8 @@ def chat(
         if attempt == empty_choice_retries:
             raise _missing_choices_error(completion, backend)
     result = parse_completion(completion)
+    if notes:
+        result = replace(result, adjustments=notes)
     if ledger is not None:
         ledger.record_result(result)
     return result
@@ -409,6 +603,7 @@ __all__ = [
     "is_reasoning_model",
     "make_client",
     "normalize_params",
+    "settings_of",
     "parse_completion",
     "session_ledger",
     "set_default",

@@ -42,6 +42,7 @@ def test_local_server_base_url_selects_compatible_without_key(tmp_path):
 
 
 def test_dotenv_is_found_from_a_subfolder_and_environment_wins(tmp_path):
+    (tmp_path / ".env.example").write_text("# exemple\n", encoding="utf-8")  # the course root
     (tmp_path / ".env").write_text(
         f"OPENAI_API_KEY={SECRET}\nOPENAI_MODEL_FAST=from-dotenv\nCOURSE_SEED=7\n",
         encoding="utf-8",
@@ -114,3 +115,129 @@ def test_setup_prints_one_line_banner_without_secret(tmp_path, monkeypatch, caps
 def test_bad_seed_is_explained(tmp_path):
     with pytest.raises(ConfigError, match="COURSE_SEED"):
         settings_from(tmp_path, {"COURSE_SEED": "abc"})
+
+
+# --------------------------------------------------------------------------- .env search bounds
+
+
+def test_a_stray_dotenv_above_the_course_root_is_never_read(tmp_path):
+    (tmp_path / ".env").write_text(f"OPENAI_API_KEY={SECRET}\n", encoding="utf-8")
+    course = tmp_path / "cours"
+    (course / "notebooks").mkdir(parents=True)
+    (course / ".git").mkdir()
+    s = load_settings({}, env_file=course / "notebooks")
+    assert s.backend == "offline" and s.env_file is None
+
+
+def test_without_a_course_root_only_the_folder_itself_is_searched(tmp_path):
+    (tmp_path / ".env").write_text(f"OPENAI_API_KEY={SECRET}\n", encoding="utf-8")
+    (tmp_path / "ailleurs").mkdir()
+    assert load_settings({}, env_file=tmp_path / "ailleurs").backend == "offline"
+    assert load_settings({}, env_file=tmp_path).backend == "openai"
+
+
+def test_default_search_goes_from_the_notebook_folder_to_the_root_then_cwd(tmp_path, monkeypatch):
+    from course_utils import config
+
+    course = tmp_path / "cours"
+    (course / "notebooks").mkdir(parents=True)
+    (course / ".env.example").write_text("", encoding="utf-8")
+    (course / ".env").write_text("COURSE_SEED=3\n", encoding="utf-8")
+    (tmp_path / ".env").write_text("COURSE_SEED=99\n", encoding="utf-8")  # above the root
+    monkeypatch.chdir(course / "notebooks")
+    monkeypatch.setattr(config, "_package_repo_root", lambda: tmp_path / "ailleurs")
+    assert config.find_env_file() == (course / ".env").resolve()
+    other = tmp_path / "autre"
+    other.mkdir()
+    (other / ".env").write_text("COURSE_SEED=5\n", encoding="utf-8")
+    monkeypatch.chdir(other)  # no course root: the cwd's own .env, never its parents'
+    assert config.find_env_file() == (other / ".env").resolve()
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def test_a_misspelt_key_variable_is_named_in_a_warning(tmp_path):
+    s = settings_from(tmp_path, {}, f"OPEN_AI_API_KEY={SECRET}\nOPENAI_MODEL=gpt-4o\n")
+    assert s.backend == "offline"
+    (warning,) = [w for w in s.warnings if "mal orthographiée" in w]
+    assert "OPEN_AI_API_KEY" in warning and "OPENAI_API_KEY" in warning
+    assert SECRET not in warning
+    assert not settings_from(tmp_path, {}, "OPENAI_MODEL=gpt-4o\n").warnings
+
+
+@pytest.mark.parametrize("key", ["sk-proj-abcXXXdef123", "sk-yourAbc123", "sk-...real-looking",
+                                 "sk-votrecle9"])
+def test_a_real_key_is_never_taken_for_a_placeholder(tmp_path, key):
+    s = settings_from(tmp_path, {"OPENAI_API_KEY": key})
+    assert s.backend == "openai" and s.api_key == key and not s.warnings
+
+
+def test_every_example_value_of_env_example_is_a_known_placeholder():
+    import re
+    from pathlib import Path
+
+    from course_utils.config import PLACEHOLDER_KEYS
+
+    text = (Path(__file__).resolve().parent.parent / ".env.example").read_text(encoding="utf-8")
+    values = re.findall(r"^#\s*(?:OPENAI|OPENROUTER)_API_KEY=(\S+)", text, re.MULTILINE)
+    assert values and all(v in PLACEHOLDER_KEYS for v in values)
+
+
+def test_env_example_lines_uncommented_give_clean_values(tmp_path):
+    """Comments sit on their own lines: uncommenting a line never leaks « (…) » into a value."""
+    from pathlib import Path
+
+    import re
+
+    text = (Path(__file__).resolve().parent.parent / ".env.example").read_text(encoding="utf-8")
+    assignments = re.findall(r"^#\s*([A-Z_]+=.*)$", text, re.MULTILINE)
+    assert assignments
+    (tmp_path / ".env").write_text("\n".join(assignments) + "\n", encoding="utf-8")
+    from dotenv import dotenv_values
+
+    for name, value in dotenv_values(tmp_path / ".env").items():
+        assert value is not None and " " not in value.strip() and "(" not in value, (name, value)
+
+
+# --------------------------------------------------------------------------- provider
+
+
+def test_provider_comes_from_settings_or_the_default_port(tmp_path):
+    s = settings_from(tmp_path, {"OPENAI_BASE_URL": "http://127.0.0.1:9999/v1",
+                                 "COURSE_PROVIDER": "lmstudio"})
+    assert (s.backend, s.provider) == ("compatible", "lmstudio")
+    assert "LM Studio" in s.banner()
+    s = settings_from(tmp_path, {"OPENAI_BASE_URL": "http://localhost:11434/v1"})
+    assert s.provider == "ollama"
+    s = settings_from(tmp_path, {"COURSE_BACKEND": "openai", "OPENAI_API_KEY": SECRET,
+                                 "OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"})
+    assert (s.backend, s.provider, s.key_variable) == ("openai", "openai", "OPENAI_API_KEY")
+    s = settings_from(tmp_path, {"OPENROUTER_API_KEY": SECRET})
+    assert s.base_url_variable == "OPENROUTER_BASE_URL"
+    with pytest.raises(ConfigError, match="COURSE_PROVIDER"):
+        settings_from(tmp_path, {"COURSE_PROVIDER": "gemini"})
+
+
+# --------------------------------------------------------------------------- setup module
+
+
+def test_setup_explains_a_configuration_error_and_goes_on_offline(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("COURSE_BACKEND", "openrouter")
+    monkeypatch.delenv("OPENROUTER_API_KEY", raising=False)
+    monkeypatch.chdir(tmp_path)
+    course = setup(True)
+    out = capsys.readouterr().out
+    assert "OPENROUTER_API_KEY" in out and "hors ligne" in out
+    assert course.offline and course.fallback
+
+
+def test_setup_lives_in_its_own_module_and_config_does_not_import_llm():
+    import subprocess
+    import sys
+
+    code = ("import sys, course_utils.config as c; assert 'course_utils.llm' not in sys.modules; "
+            "from course_utils import setup; from course_utils.session import setup as s2; "
+            "assert setup is s2 is c.setup; from course_utils.config import Course; print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "ok", out.stderr

@@ -119,10 +119,15 @@ def test_usage_is_the_providers_not_a_word_count():
 def test_reasoning_models_take_max_completion_tokens_and_no_temperature():
     assert is_reasoning_model("gpt-5-mini") and is_reasoning_model("openai/o3")
     assert not is_reasoning_model("gpt-4.1-mini")
+    # reasoning models: no temperature but 1, a budget with room for the reasoning, low effort
     assert normalize_params("openai", "gpt-5", temperature=0.7, max_tokens=100) == {
-        "max_completion_tokens": 100}
-    assert normalize_params("openai", "o3", temperature=1, max_tokens=5) == {
-        "temperature": 1, "max_completion_tokens": 5}
+        "max_completion_tokens": 2048, "reasoning_effort": "low"}
+    assert normalize_params("openai", "o3", temperature=1, max_tokens=5000) == {
+        "temperature": 1, "max_completion_tokens": 5000, "reasoning_effort": "low"}
+    assert normalize_params("openrouter", "openai/gpt-5-mini", max_tokens=10) == {
+        "max_completion_tokens": 2048, "reasoning": {"effort": "low"}}
+    assert normalize_params("openai", "gpt-4.1-mini", temperature=0, max_tokens=10) == {
+        "temperature": 0, "max_completion_tokens": 10}
     assert normalize_params("compatible", "llama3.1", temperature=0.2, max_tokens=50) == {
         "temperature": 0.2, "max_tokens": 50}
 
@@ -133,7 +138,8 @@ def test_request_carries_normalised_parameters():
     chat([{"role": "user", "content": "x"}], client=client, model="gpt-5-mini",
          temperature=0.3, max_tokens=20)
     assert "temperature" not in seen[0]
-    assert seen[0]["max_completion_tokens"] == 20 and "max_tokens" not in seen[0]
+    assert seen[0]["max_completion_tokens"] == 2048 and "max_tokens" not in seen[0]
+    assert seen[0]["reasoning_effort"] == "low"
 
 
 def error_client(status: int, message: str = "bad"):

@@ -7,7 +7,8 @@ clock or ``hash()`` (salted per process), so outputs are reproducible bit for bi
 * tool-call ids = ``call_`` + 9 alphanumerics, unique within the conversation (an id already
   present in the request's messages is never reused);
 * ``finish_reason`` = ``length`` when ``max_tokens`` / ``max_completion_tokens`` cut the answer
-  (estimated tokens, see ``tokens``), ``tool_calls`` when the message calls tools, else ``stop``.
+  (estimated tokens, see ``tokens``), ``tool_calls`` when the message calls tools, else ``stop``
+  (a forced function in ``tool_choice`` gives ``stop``, as OpenAI does).
 
 The streamed form is cut from the very same completion object, so reassembling the chunks gives
 the non-streamed message exactly.
@@ -151,7 +152,10 @@ def completion(
         completion_tokens += estimate_tokens(reply.content) + sum(
             call_tokens(call.name, call.arguments) for call in reply.tool_calls
         )
-        finish = "length" if cut else "tool_calls" if reply.tool_calls else "stop"
+        # OpenAI answers a named (forced) tool_choice with finish_reason "stop", not "tool_calls"
+        # (documented comparison table: https://github.com/vllm-project/vllm/pull/25054).
+        named = isinstance(body.get("tool_choice"), dict)
+        finish = "length" if cut else "tool_calls" if reply.tool_calls and not named else "stop"
         choices.append(
             {
                 "index": index,
