@@ -13,7 +13,8 @@ toolbox when it is missing. Every way of stopping is visible in ``AgentRun.statu
                       of type ``appel_repete``, says so, so the conversation stays valid), and the
                       run stops with a polite French message saying a human takes over;
 ``budget_exhausted``  before each call, tokens really used so far (the provider's ``usage``) plus
-                      an estimate of the next prompt (``estimate_tokens``) exceed ``token_budget``:
+                      an estimate of the next prompt (``estimate_tokens``) exceed ``token_budget``,
+                      or their cost in dollars (``usage.PRICES``) exceeds ``cost_budget``:
                       the call is not made;
 ``error``             a provider error (``llm.LLMError``; 400/401/403 are not retried) or an
                       assistant message still empty after ``max_empty_retries`` new attempts.
@@ -103,6 +104,11 @@ class AgentRun:
     error: str | None = None
     model: str = ""
     task: str = ""
+
+    @property
+    def cost(self) -> float | None:
+        """Estimated cost of the run in USD at the model's price (``usage.PRICES``)."""
+        return self.usage.cost(self.model)
 
     @property
     def tool_calls(self) -> tuple[ToolCall, ...]:
@@ -207,6 +213,8 @@ class _Loop:
         step_usage = Usage()
         empties = 0
         while True:
+            if self.options.get("cost_budget") is not None:
+                self.check_cost(request)
             if budget is not None:
                 needed = estimate_tokens(self.conversation, request.get("tools"))
                 if self.usage.total_tokens + needed > budget:
@@ -231,6 +239,28 @@ class _Loop:
                 message = (f"le modèle a renvoyé un message vide {empties} fois de suite "
                            "(ni texte ni appel d'outil).")
                 raise _Halt("error", f"Je n'ai pas pu terminer : {message}", message)
+
+    def check_cost(self, request: dict) -> None:
+        """Halt before a call whose estimated cost would exceed ``cost_budget`` (USD)."""
+        from .usage import FREE_PROVIDERS, format_dollars, price_of
+
+        settings = llm.settings_of(self.options["client"]) or llm.default_settings()
+        if settings.provider in FREE_PROVIDERS:
+            return  # a local server costs nothing per token
+        model = self.model or self.options["model"] or settings.model_fast
+        row = price_of(model)
+        if row is None:
+            raise _Halt("error", f"Je ne peux pas tenir un budget en dollars : prix inconnu pour "
+                        f"« {model} » (ajoutez-le avec COURSE_PRICES).", "prix inconnu")
+        spent = self.usage.cost(model) or 0.0
+        needed = estimate_tokens(self.conversation, request.get("tools")) * row[0] / 1e6
+        budget = self.options["cost_budget"]
+        if spent + needed > budget:
+            raise _Halt("budget_exhausted", (
+                f"Budget épuisé : {format_dollars(spent)} déjà dépensés sur "
+                f"{format_dollars(budget)}, et le prochain appel coûterait environ "
+                f"{format_dollars(needed)} (estimation). Je m'arrête avant de le faire ; les "
+                "étapes déjà faites sont conservées."))
 
     # -- one turn with tools: returns the answer when the turn ends the run
     def turn(self, index: int) -> str | None:
@@ -305,6 +335,7 @@ def run_agent(
     system: str | None = None,
     max_steps: int = 8,
     token_budget: int | None = None,
+    cost_budget: float | None = None,
     max_retries: int | None = None,
     ledger: llm.UsageLedger | None = None,
     temperature: float | None = None,
@@ -316,7 +347,8 @@ def run_agent(
     ``system`` — ``None`` uses ``DEFAULT_SYSTEM``, ``""`` sends none. ``messages`` — an earlier
     conversation to continue (the task is appended as a user message). ``max_steps`` counts model
     turns with tools; ``token_budget`` bounds the total tokens of the run (see ``estimate_tokens``);
-    ``max_retries`` overrides the SDK's retries of 429/5xx/timeouts for this run.
+    ``cost_budget`` bounds its estimated cost in US dollars (offline: at the simulator's reference
+    price, see ``usage.OFFLINE_REFERENCE``; a local server costs nothing); ``max_retries`` overrides the SDK's retries of 429/5xx/timeouts for this run.
     """
     if max_steps < 1:
         raise ValueError("run_agent : max_steps doit valoir au moins 1.")
@@ -327,6 +359,7 @@ def run_agent(
     if FINISH not in box:
         box = box.with_tools(finish)
     options = {"client": client, "model": model, "token_budget": token_budget,
+               "cost_budget": cost_budget,
                "max_retries": max_retries, "ledger": ledger, "temperature": temperature,
                "max_empty_retries": max_empty_retries}
     loop = _Loop(box, _initial_messages(task, system, messages), options)

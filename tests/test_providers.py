@@ -237,3 +237,32 @@ def test_offline_cost_is_labelled_as_an_estimate_at_a_named_reference_price():
     line = ledger.cost_summary(provider="offline")
     assert "simulateur" in line and "gpt-4.1-mini" in line and "$" in line
     assert "aucun coût" in ledger.cost_summary(provider="ollama")
+
+
+def test_run_agent_budget_in_dollars_stops_before_the_call_that_would_exceed_it():
+    from course_utils.agent import estimate_tokens, run_agent
+    from course_utils.testing import ScriptedModel, finish, tool_call, turn
+    from course_utils.usage import price_of
+
+    def get_weather(location: str) -> dict:
+        """Donne la météo d'une ville.
+
+        Args:
+            location: La ville.
+        """
+        return {"location": location, "temperature": 18}
+
+    script = [turn(tool_call("get_weather", location="Lyon")), finish("18 °C.")]
+    with ScriptedModel(script) as model:
+        full = run_agent("Météo à Lyon ?", [get_weather], client=model.client)
+    assert full.cost and full.cost > 0
+    spent_first = full.steps[0].usage.cost(full.model)
+    second = estimate_tokens(model.requests[1]["messages"], model.requests[1]["tools"])
+    budget = spent_first + second * price_of(full.model)[0] / 1e6 - 1e-9
+    model = ScriptedModel(script)
+    run = run_agent("Météo à Lyon ?", [get_weather], client=model.client, cost_budget=budget)
+    assert run.status == "budget_exhausted" and len(model.calls) == 1
+    assert "$" in run.answer and "estimation" in run.answer
+    model = ScriptedModel(script)
+    assert run_agent("Météo à Lyon ?", [get_weather], client=model.client,
+                     cost_budget=1.0).status == "finished"

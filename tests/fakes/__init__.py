@@ -1,0 +1,1 @@
+"""Test doubles that stand in for real providers (loopback HTTP servers)."""
