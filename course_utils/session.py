@@ -171,14 +171,17 @@ def french_explanation(error: BaseException) -> str | None:
 
 
 def _handler(shell, etype, value, tb, tb_offset=None):
-    """IPython custom exception handler: French explanation and fix, then the traceback."""
+    """IPython custom exception handler: French explanation and fix, then the traceback.
+
+    IPython's cell runner calls it *instead of* showing the traceback, so it displays the error
+    itself (``_showtraceback`` is what ipykernel turns into the cell's error output).
+    """
     explanation = french_explanation(value)
     stb = shell.InteractiveTB.structured_traceback(etype, value, tb, tb_offset=tb_offset)
-    if not explanation:
-        return stb
-    head = (f"\x1b[1;31m❌ {explanation}\x1b[0m\n"
-            "(Explication du cours ci-dessus ; la trace Python complète suit.)\n")
-    return [head, *stb]
+    if explanation:
+        stb = [f"\x1b[1;31m❌ {explanation}\x1b[0m\n"
+               "(Explication du cours ci-dessus ; la trace Python complète suit.)\n", *stb]
+    shell._showtraceback(etype, value, stb)
 
 
 def install_error_handler() -> bool:

@@ -76,3 +76,30 @@ def test_lessons_00_01_against_a_fake_provider(name, tmp_path, monkeypatch):
     checks = texts["solutions/01_function_calling.ipynb"]
     assert "❌" not in checks, f"{name}: une vérification échoue :\n" + "\n".join(
         line for line in checks.splitlines() if "❌" in line)
+
+
+@pytest.mark.notebooks
+def test_an_openai_error_in_any_cell_shows_the_french_fix_first(tmp_path, monkeypatch):
+    from nbclient import NotebookClient
+
+    from course_utils.kernel import KERNEL_NAME, install_kernel
+
+    monkeypatch.setenv("COURSE_BACKEND", "offline")
+    install_kernel(tmp_path)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("from course_utils import setup\ncfg = setup(True)"),
+        nbformat.v4.new_code_cell(
+            "import openai\nfrom course_utils._http import http_module\nh = http_module()\n"
+            "r = h.Response(401, request=h.Request('POST', 'http://x/v1/chat/completions'), "
+            "json={'error': {'message': 'Incorrect API key provided'}})\n"
+            "raise openai.AuthenticationError('Error code: 401', response=r, "
+            "body={'message': 'Incorrect API key provided'})"),
+        nbformat.v4.new_code_cell("print('la suite reste exécutable')"),
+    ]
+    NotebookClient(nb, kernel_name=KERNEL_NAME, allow_errors=True, timeout=120,
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    (error,) = [o for o in nb.cells[1].outputs if o.output_type == "error"]
+    assert "clé refusée" in error.traceback[0] and "OPENAI_API_KEY" in error.traceback[0]
+    assert any("AuthenticationError" in line for line in error.traceback[1:])  # trace kept
+    assert error.ename == "AuthenticationError"
