@@ -432,6 +432,13 @@ def explain_error(
             f"limite de débit atteinte chez {provider} (429), même après les nouvelles tentatives "
             f"du SDK : attendez un peu, ou augmentez max_retries.{quoted}", "rate_limit",
             retryable=True)
+    if isinstance(exc, openai.BadRequestError) and re.search(
+            r"unsupported (value|parameter).*(temperature|max_tokens)", detail, re.IGNORECASE):
+        return error(
+            f"{provider} refuse ce paramètre pour le modèle « {model} » (400), un modèle de "
+            "raisonnement : il n'accepte que temperature=1 et max_completion_tokens. Passez par "
+            "course_utils.llm.chat ou un client de setup(), qui adaptent la requête, ou retirez "
+            f"le paramètre.{quoted}", "bad_request")
     if isinstance(exc, openai.BadRequestError):
         return error(f"requête refusée par {provider} (400) : {detail or exc}", "bad_request")
     if isinstance(exc, openai.APIStatusError):

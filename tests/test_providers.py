@@ -266,3 +266,14 @@ def test_run_agent_budget_in_dollars_stops_before_the_call_that_would_exceed_it(
     model = ScriptedModel(script)
     assert run_agent("Météo à Lyon ?", [get_weather], client=model.client,
                      cost_budget=1.0).status == "finished"
+
+
+def test_a_raw_client_refused_a_reasoning_parameter_is_told_what_the_course_client_does():
+    body = {"error": {"message": "Unsupported value: 'temperature' does not support 0 with this "
+                      "model. Only the default (1) value is supported.",
+                      "type": "invalid_request_error", "param": "temperature",
+                      "code": "unsupported_value"}}
+    exc = openai.BadRequestError("Error code: 400", response=http.Response(
+        400, json=body, request=http.Request("POST", "http://x")), body=body["error"])
+    error = explain_error(exc, settings=settings(OPENAI_API_KEY=FAKE_KEY), model="gpt-5-mini")
+    assert "temperature=1" in error.message and "Only the default (1)" in error.message
