@@ -62,14 +62,27 @@ def _clip(text: str, limit: int) -> tuple[str, int]:
     return text[:limit], len(text) - limit
 
 
+_GLUE = "\u00a0"  # textwrap only breaks at ASCII whitespace
+_FRENCH_SPACES = (("« ", "«" + _GLUE), (" »", _GLUE + "»"), (" :", _GLUE + ":"),
+                  (" ;", _GLUE + ";"), (" ?", _GLUE + "?"), (" !", _GLUE + "!"))
+
+
+def _wrap_words(text: str, width: int, **options: Any) -> list[str]:
+    """``textwrap.wrap`` that never cuts a word, nor separates « » : ; ? ! from their word."""
+    glued = text.replace(_GLUE, "\x00")
+    for plain, tied in _FRENCH_SPACES:
+        glued = glued.replace(plain, tied)
+    lines = textwrap.wrap(glued, width, break_long_words=False, break_on_hyphens=False,
+                          **options)
+    return [line.replace(_GLUE, " ").replace("\x00", _GLUE) for line in lines]
+
+
 def _wrap(text: str, width: int = _WIDTH, indent: str = "") -> str:
     """Wrap each line of ``text`` between words; continuation lines get ``indent`` more."""
     out = []
     for line in text.splitlines() or [""]:
         lead = line[: len(line) - len(line.lstrip())]
-        out.extend(textwrap.wrap(line, width, subsequent_indent=lead + indent,
-                                 break_long_words=False, break_on_hyphens=False,
-                                 drop_whitespace=True) or [line])
+        out.extend(_wrap_words(line, width, subsequent_indent=lead + indent) or [line])
     return "\n".join(out)
 
 
@@ -161,8 +174,7 @@ class Table(_Shown):
                    for i in range(len(self.columns))]
 
         def line(values: list[str]) -> list[str]:
-            wrapped = [textwrap.wrap(v, w, break_long_words=False, break_on_hyphens=False) or [""]
-                       for v, w in zip(values, widths)]
+            wrapped = [_wrap_words(v, w) or [""] for v, w in zip(values, widths)]
             height = max(len(w) for w in wrapped)
             out = []
             for k in range(height):

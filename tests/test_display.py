@@ -198,3 +198,12 @@ def test_usage_table_names_the_source_of_its_tokens():
     assert "estimés par le simulateur" in text
     assert "comptés par le fournisseur" in str(show_usage(real))
     assert "estimés" not in str(show_usage(real))
+
+
+def test_french_punctuation_stays_with_its_word_when_text_wraps():
+    text = str(show_table([{"message": "x" * 50 + " « consulter_stock » : échec ; pourquoi ?"}]))
+    body = "\n".join(text.splitlines()[2:])
+    for piece in ("« consulter_stock »", "consulter_stock » :", "échec ;", "pourquoi ?"):
+        assert piece.split()[0] in body
+    assert not any(line.strip().startswith((":", ";", "?", "»")) for line in body.splitlines())
+    assert not any(line.rstrip().endswith("«") for line in body.splitlines())
