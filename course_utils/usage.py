@@ -146,6 +146,14 @@ def format_dollars(amount: float) -> str:
     return text.replace(".", ",") + " $"
 
 
+def cost_text(usage: Usage, model: str, provider: str | None = None) -> str:
+    """The cost of ``usage`` at ``model``'s price, as French text (``0,0042 $``, ``0 $``...)."""
+    if provider in FREE_PROVIDERS:
+        return "0 $"
+    value = usage.cost(model)
+    return "prix inconnu" if value is None else format_dollars(value)
+
+
 @dataclass(frozen=True)
 class Cost:
     """An estimated cost: total in USD, per model, and how it was estimated (French)."""

@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 from course_utils.runner import execute_one
-from tests.fakes.provider_server import FAKE_KEY, FakeProvider, profiles
+from fakes.provider_server import FAKE_KEY, FakeProvider, profiles
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ["notebooks/00_setup_check.ipynb", "notebooks/01_function_calling.ipynb",
@@ -63,7 +63,7 @@ def test_lessons_00_01_against_a_fake_provider(name, tmp_path, monkeypatch):
         runs = [execute_one(str(ROOT / nb), str(ROOT), str(tmp_path), 300) for nb in NOTEBOOKS]
     failures = [f"{run.notebook} : {run.error}" for run in runs if run.status != "ok"]
     assert not failures, "\n".join(failures)
-    assert server.requests, "the notebooks never reached the fake server"
+    assert behaviour.log, "the notebooks never reached the fake server"
 
     texts = {nb: outputs_text(nbformat.read(tmp_path / nb, as_version=4)) for nb in NOTEBOOKS}
     everything = "\n".join(texts.values())
@@ -73,7 +73,11 @@ def test_lessons_00_01_against_a_fake_provider(name, tmp_path, monkeypatch):
     assert FAKE_KEY not in "\n".join(behaviour.log)
     for needle in EXPECTED.get(name, []):
         assert needle in everything, f"{name}: « {needle} » absent des sorties"
-    checks = texts["solutions/01_function_calling.ipynb"]
+    solution = nbformat.read(tmp_path / NOTEBOOKS[2], as_version=4)
+    checks = outputs_text(nbformat.v4.new_notebook(cells=[
+        c for c in solution.cells
+        if any(t.startswith("check:") for t in c.get("metadata", {}).get("tags", []))]))
+    assert "✅" in checks
     assert "❌" not in checks, f"{name}: une vérification échoue :\n" + "\n".join(
         line for line in checks.splitlines() if "❌" in line)
 
