@@ -348,7 +348,8 @@ def run_agent(
     conversation to continue (the task is appended as a user message). ``max_steps`` counts model
     turns with tools; ``token_budget`` bounds the total tokens of the run (see ``estimate_tokens``);
     ``cost_budget`` bounds its estimated cost in US dollars (offline: at the simulator's reference
-    price, see ``usage.OFFLINE_REFERENCE``; a local server costs nothing); ``max_retries`` overrides the SDK's retries of 429/5xx/timeouts for this run.
+    price, see ``usage.OFFLINE_REFERENCE``; a local server costs nothing); ``max_retries``
+    overrides the SDK's retries of 429/5xx/timeouts for this run.
     """
     if max_steps < 1:
         raise ValueError("run_agent : max_steps doit valoir au moins 1.")
