@@ -277,3 +277,20 @@ def test_a_raw_client_refused_a_reasoning_parameter_is_told_what_the_course_clie
         400, json=body, request=http.Request("POST", "http://x")), body=body["error"])
     error = explain_error(exc, settings=settings(OPENAI_API_KEY=FAKE_KEY), model="gpt-5-mini")
     assert "temperature=1" in error.message and "Only the default (1)" in error.message
+
+
+def test_the_simulator_answers_a_named_tool_choice_with_stop_as_openai_does():
+    # OpenAI: named tool_choice -> finish_reason "stop" (https://github.com/vllm-project/vllm/pull/25054)
+    from course_utils.llm import make_client
+    from course_utils.offline import OfflineModel
+
+    client = make_client(offline=OfflineModel())
+    tools = [TOOL, OTHER]
+    forced = client.chat.completions.create(
+        model="offline-fast", messages=MESSAGES, tools=tools,
+        tool_choice={"type": "function", "function": {"name": "get_time"}})
+    assert forced.choices[0].finish_reason == "stop"
+    assert [c.function.name for c in forced.choices[0].message.tool_calls] == ["get_time"]
+    auto = client.chat.completions.create(model="offline-fast", messages=MESSAGES, tools=tools,
+                                          tool_choice="required")
+    assert auto.choices[0].finish_reason == "tool_calls"
