@@ -167,16 +167,18 @@ class Cost:
         return f"{format_dollars(self.total)} ({self.label})"
 
 
-def cost_label(models, provider: str | None = None) -> str:
-    """How a cost was estimated, in French (reference price offline, free local servers)."""
-    models = [canonical_model(m) for m in models]
+def cost_label(models, provider: str | None = None, *, short: bool = False) -> str:
+    """How a cost was estimated, in French: the reference price offline (``short`` leaves out
+    that the tokens themselves are the simulator's estimates), the public price, or a free
+    local server."""
+    models = {canonical_model(m) for m in models}
     if provider in FREE_PROVIDERS:
         return "serveur local : aucun coût par jeton"
     offline = sorted({OFFLINE_REFERENCE[m] for m in models if m in OFFLINE_REFERENCE})
-    if offline and len(offline) == len({m for m in models}):
-        return (f"estimation : jetons estimés par le simulateur, au tarif de référence de "
-                f"{' / '.join(offline)} ({PRICES_AS_OF})")
-    return f"estimation au tarif public ({PRICES_AS_OF}, modifiable : COURSE_PRICES)"
+    if offline and len(offline) == len(models):
+        label = f"estimé au tarif de référence de {' / '.join(offline)} ({PRICES_AS_OF})"
+        return label if short else label + ", pour des jetons estimés par le simulateur"
+    return f"estimé au tarif public ({PRICES_AS_OF}, modifiable avec COURSE_PRICES)"
 
 
 class UsageLedger:
