@@ -164,7 +164,7 @@ class Cost:
     label: str
 
     def __str__(self) -> str:
-        return f"{format_dollars(self.total)} ({self.label})"
+        return f"{format_dollars(self.total)} — {self.label}"
 
 
 def cost_label(models, provider: str | None = None, *, short: bool = False) -> str:
