@@ -131,6 +131,9 @@ def setup(batch_mode: bool | None = None, *, quiet: bool = False, needs: Any = (
         fallback = str(error)
         settings = Settings()
     batch = injected if injected is not None else (bool(batch_mode) or settings.batch_mode)
+    if "backend" in overrides and "provider" not in overrides and overrides["backend"] != (
+            "compatible"):
+        overrides["provider"] = overrides["backend"]
     settings = replace(settings, batch_mode=batch, **overrides)
     client = llm.make_client(settings)
     needs = (needs,) if isinstance(needs, str) else tuple(needs)

@@ -241,3 +241,9 @@ def test_setup_lives_in_its_own_module_and_config_does_not_import_llm():
             "assert setup is s2 is c.setup; from course_utils.config import Course; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_setup_override_of_the_backend_also_sets_the_provider(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    course = setup(True, quiet=True, backend="offline")
+    assert course.settings.provider == "offline" and course.offline
