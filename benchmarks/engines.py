@@ -81,8 +81,8 @@ def report(title: str, rows: list[tuple]) -> float:
     for name, count, solved, calls, runs, hits, wall, model_s, sandbox_s in rows:
         ratio = sandbox_s / model_s if model_s else float("inf")
         total_model, total_sandbox = total_model + model_s, total_sandbox + sandbox_s
-        print(f"{name:<30} {count:>9} {calls:>7} {runs:>11} {hits:>6} {wall:>8.2f} {model_s:>9.2f} {sandbox_s:>10.2f} "
-              f"{ratio:>15.2f}")
+        print(f"{name:<30} {count:>9} {calls:>7} {runs:>11} {hits:>6} {wall:>8.2f} "
+              f"{model_s:>9.2f} {sandbox_s:>10.2f} {ratio:>15.2f}")
     share = total_sandbox / (total_model + total_sandbox) if total_model + total_sandbox else 0.0
     ratio = total_sandbox / total_model if total_model else float("inf")
     print(f"ensemble : modèle {total_model:.2f} s, bac à sable {total_sandbox:.2f} s "
