@@ -134,17 +134,26 @@ def _loop(sock, guard, world, reaped: dict, living: set, reap) -> None:
 
 def main(fd: int) -> None:
     """Worker entry point; ``fd`` is the socket shared with the caller."""
-    from course_utils.sandbox._child_builtins import build_views
+    import time
+
+    from course_utils.sandbox import _child_os
     from course_utils.sandbox._child import RUNNER_FILES, World
     from course_utils.sandbox._child_audit import install_audit_hook
+    from course_utils.sandbox._child_builtins import build_views, harden_modules
     from course_utils.sandbox._policy import preload
     from course_utils.sandbox._worker_rehearsal import rehearse
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller's Ctrl-C is not ours
     sock = socket.socket(fileno=fd)
-    views = build_views(preload())
+    modules = preload()
+    harden_modules(modules)
+    views = build_views(modules)
     rehearse(views)  # the interpreter's warm-up, paid once here rather than by every child
-    world = World(views)
+    time.localtime()  # the C library reads the time zone now: a locked child cannot open files
+    world = World(views, _child_os.prepare())
+    # Every class alive now (allowed modules, views, the runner's own) becomes immutable: the
+    # untrusted code cannot patch random.Random.randrange or a module view's class.
+    _child_os.freeze_types(_child_os.all_heap_types())
     guard = install_audit_hook(RUNNER_FILES)
     try:
         sock.sendall(_pack(b"R", os.getpid(), 0))
