@@ -143,6 +143,16 @@ class Sandbox:
         with self._lock:
             self._discard()
 
+    @property
+    def os_boundary(self) -> str:
+        """French summary of the operating system's layer in the children on this machine
+        (Linux: unprivileged user when root, no_new_privs, seccomp filter; else none)."""
+        if self.mode == "spawn" or self._worker is None:
+            from course_utils.sandbox._child_os import prepare
+
+            return prepare().describe()
+        return self._worker.os_boundary
+
     def __enter__(self) -> Sandbox:
         return self
 

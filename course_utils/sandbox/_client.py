@@ -45,11 +45,14 @@ class ForkClient:
         self.finished: list[int] = []  # children that reported "done": killed with the next ask
         self.asked = 0
         self.last_exit = ""
-        ready, _, _ = select.select([mine], [], [], startup_timeout)
-        hello = _recv_exact(mine, 9)[0] if ready else None
-        if not hello or hello[:1] != b"R":
+        mine.settimeout(startup_timeout)
+        hello = _recv_exact(mine, 9)[0]
+        size = int.from_bytes(hello[5:9], "big") if hello else 0
+        about = _recv_exact(mine, size)[0] if hello and 0 < size < 4096 else None
+        if not hello or hello[:1] != b"R" or about is None:
             self.close()
             raise RuntimeError("le bac à sable n'a pas pu démarrer son processus de travail")
+        self.os_boundary = about.decode("utf-8", "replace")  # what the children get
         mine.settimeout(REPLY_DEADLINE)  # no read or write on the socket waits longer
         for _ in range(SPARES):
             self._ask_spare()

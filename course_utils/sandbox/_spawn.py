@@ -24,19 +24,35 @@ def package_parent() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(course_utils.__file__)))
 
 
+def binding_paths() -> list[str]:
+    """Folders of the optional packages the child side imports (pyseccomp), found without
+    importing them; appended after the standard library."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("pyseccomp")
+    except (ImportError, ValueError):
+        return []
+    if spec is None or not spec.origin:
+        return []
+    return [os.path.dirname(os.path.abspath(spec.origin))]
+
+
 def python_command(function, *args) -> list[str]:
     """Command line of a fresh interpreter running ``function(*args)`` (a module-level function).
 
     No site-packages (``-S``), no current directory on ``sys.path`` (a student's ``random.py``
-    must not shadow the standard library); course_utils is found after the standard library.
+    must not shadow the standard library); course_utils (and pyseccomp) are found after the
+    standard library.
     The module and name come from the function object itself: renaming a module cannot leave a
     stale string behind.
     """
     module, name = function.__module__, function.__qualname__
     if "." in name or "<" in name:
         raise ValueError(f"not a module-level function: {module}.{name}")
+    paths = [package_parent(), *binding_paths()]
     boot = ("import sys; sys.path[:] = [p for p in sys.path if p]; "
-            f"sys.path.append({package_parent()!r}); "
+            f"sys.path.extend({paths!r}); "
             f"from {module} import {name}; {name}({', '.join(map(repr, args))})")
     return [sys.executable, "-s", "-S", "-c", boot]
 

@@ -156,7 +156,8 @@ def main(fd: int) -> None:
     _child_os.freeze_types(_child_os.all_heap_types())
     guard = install_audit_hook(RUNNER_FILES)
     try:
-        sock.sendall(_pack(b"R", os.getpid(), 0))
+        boundary = world.boundary.describe().encode("utf-8")  # told to the caller
+        sock.sendall(_pack(b"R", os.getpid(), len(boundary)) + boundary)
         _serve(sock, guard, world)
     except OSError:  # the caller went away while we answered
         pass
