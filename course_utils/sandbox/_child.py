@@ -34,10 +34,11 @@ import sys
 import time
 import types
 
-try:  # imported here so that a forked child does not import it (a file read) at each run
+try:  # imported here so that a forked child does not import them (a file read) at each run
+    import fcntl
     import resource
 except ImportError:  # Windows: no resource limits (see the sandbox docstring)
-    resource = None
+    fcntl = resource = None
 
 from course_utils.sandbox import _child_builtins, _child_os, _rewrite
 from course_utils.sandbox._child_audit import close_window, open_window, trust_code
@@ -140,10 +141,7 @@ def _isolate(channel_fd: int, job_fd: int | None = None) -> int | None:
 
     Returns the job pipe's new descriptor.
     """
-    import fcntl
-
-    keep = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100) for fd in (channel_fd, job_fd)
-            if fd is not None]  # above anything 3 and 4 could collide with
+    keep = [_dup_high(fd) for fd in (channel_fd, job_fd) if fd is not None]
     null = os.open(os.devnull, os.O_RDWR)
     for std in (0, 1, 2):
         os.dup2(null, std)
@@ -152,6 +150,14 @@ def _isolate(channel_fd: int, job_fd: int | None = None) -> int | None:
         os.dup2(keep[1], _child_os.CHANNEL_FD + 1, inheritable=False)
     os.closerange(_child_os.CHANNEL_FD + len(keep), _max_fd())
     return _child_os.CHANNEL_FD + 1 if job_fd is not None else None
+
+
+def _dup_high(fd: int) -> int:
+    """A copy of ``fd`` above anything 3 and 4 could collide with (POSIX); Windows has only
+    the channel to move (spawn mode), so a plain copy is enough there."""
+    if fcntl is None:
+        return os.dup(fd)
+    return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100)
 
 
 def _max_fd() -> int:
@@ -499,7 +505,10 @@ def spawn_main() -> None:
     channel = os.dup(1)
     modules = preload(CORE_MODULES | set(job.get("modules", ())))
     harden_modules(modules)
-    world = World(build_views(modules), _child_os.prepare())
+    bpf = job.get("bpf") or ""
+    boundary = _child_os.prepare(bytes.fromhex(bpf) if bpf else None,
+                                 job.get("bpf_missing") or "absent")
+    world = World(build_views(modules), boundary)
     _child_os.freeze_types(_child_os.all_heap_types())
     guard = install_audit_hook(RUNNER_FILES)
     run_child(job, channel, guard, world)

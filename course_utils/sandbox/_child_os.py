@@ -19,10 +19,10 @@ So even code that walked around every Python layer can neither read, write, conn
 read the caller's memory; it can only compute, and write records on its own channel (which the
 supervisor checks, see ``_supervisor``).
 
-The filter is built once (by the warm worker, or by a spawned child) through **pyseccomp**, a
-ctypes binding of the system's ``libseccomp`` (``libseccomp2`` on Debian/Ubuntu, present on
-nearly every Linux); the compiled program is kept, and each child only loads it (two
-``prctl`` calls). Without libseccomp or without seccomp in the kernel the child still drops its
+The filter is compiled once per caller process through **pyseccomp**, a ctypes binding of the
+system's ``libseccomp`` (``libseccomp2`` on Debian/Ubuntu, present on nearly every Linux); the
+warm worker (or a spawned child) receives the compiled program, and each child only loads it
+(two ``prctl`` calls). Without libseccomp or without seccomp in the kernel the child still drops its
 privileges and sets ``no_new_privs``; :func:`describe` says which parts hold (``Sandbox``'s
 ``os_boundary``). Other operating systems have none of this: the Python layers and the resource
 limits are the whole sandbox there (see the package docstring).
@@ -90,10 +90,32 @@ def _libc():
     return libc
 
 
-def _compile_filter():
-    """The BPF program (``sock_fprog``), built with libseccomp through pyseccomp."""
-    import ctypes
+_COMPILED: list = []  # (BPF bytes or None, French reason or None), once per process
 
+
+def compile_filter() -> tuple[bytes | None, str | None]:
+    """``(BPF program, None)`` built with libseccomp through pyseccomp, or ``(None, reason)``.
+
+    Called on the caller's side, once per process: importing pyseccomp imports ``subprocess``
+    and ``threading``, whose fork hooks would make every fork of the worker twice as dear. The
+    worker receives the compiled bytes on its command line; a child only loads them.
+    """
+    if _COMPILED:
+        return _COMPILED[0]
+    if not sys.platform.startswith("linux"):
+        result = (None, "seccomp n'existe que sous Linux")
+    else:
+        try:
+            result = (_compile(), None)
+        except ImportError:
+            result = (None, "paquet pyseccomp non installé")
+        except (OSError, RuntimeError, ValueError, AttributeError) as exc:
+            result = (None, f"libseccomp indisponible ({exc})")
+    _COMPILED.append(result)
+    return result
+
+
+def _compile() -> bytes:
     import pyseccomp as seccomp
 
     rules = seccomp.SyscallFilter(seccomp.ERRNO(errno.EPERM))
@@ -114,34 +136,41 @@ def _compile_filter():
     finally:
         os.close(read_end)
     code = b"".join(chunks)
-    if not code or len(code) % 8:
+    if not code or len(code) % 8 or len(code) // 8 > 4096:
         raise RuntimeError("programme BPF illisible")
+    return code
+
+
+def _program(code: bytes):
+    """A ``struct sock_fprog`` over ``code`` (kept alive with its buffer)."""
+    import ctypes
 
     class SockFprog(ctypes.Structure):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
     buffer = ctypes.create_string_buffer(code, len(code))
     program = SockFprog(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-    program._buffer = buffer  # keep the instructions alive as long as the program
+    program._buffer = buffer
     return program
 
 
-def prepare(use_seccomp: bool = True) -> Boundary:
-    """Build what :func:`lock_down` needs (once, before forking); never raises."""
+def prepare(bpf: bytes | None = None, missing: str | None = None) -> Boundary:
+    """What :func:`lock_down` needs, from a program made by :func:`compile_filter`.
+
+    Without arguments, compiles the program here (a test, or a process without a caller).
+    Never raises: what cannot be had is named in ``missing``.
+    """
+    if bpf is None and missing is None:
+        bpf, missing = compile_filter()
     if not sys.platform.startswith("linux"):
-        return Boundary(missing="seccomp n'existe que sous Linux")
+        return Boundary(missing=missing or "seccomp n'existe que sous Linux")
     try:
         libc = _libc()
     except (ImportError, OSError) as exc:
         return Boundary(missing=f"bibliothèque C introuvable ({exc})")
-    if not use_seccomp:
-        return Boundary(libc=libc, missing="désactivé")
-    try:
-        return Boundary(_compile_filter(), libc)
-    except ImportError:
-        return Boundary(libc=libc, missing="paquet pyseccomp non installé")
-    except (OSError, RuntimeError, ValueError, AttributeError) as exc:
-        return Boundary(libc=libc, missing=f"libseccomp indisponible ({exc})")
+    if bpf is None:
+        return Boundary(libc=libc, missing=missing or "désactivé")
+    return Boundary(_program(bpf), libc)
 
 
 def _drop_privileges() -> None:

@@ -34,8 +34,12 @@ class ForkClient:
 
         from course_utils.sandbox._spawn import child_environment, python_command
 
+        from course_utils.sandbox._child_os import compile_filter
+
+        bpf, missing = compile_filter()  # here, once: the worker never imports pyseccomp
         mine, theirs = socket.socketpair()
-        command = python_command(_worker.main, theirs.fileno())
+        command = python_command(_worker.main, theirs.fileno(), bpf.hex() if bpf else "",
+                                 missing or "")
         self.proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, pass_fds=(theirs.fileno(),),
                                      env=child_environment(), start_new_session=True)
         theirs.close()

@@ -68,7 +68,10 @@ class SpawnHandle:
     """A spawned child: job on its stdin, result channel on its stdout (read by a thread)."""
 
     def __init__(self, plan: Plan):
-        job = plan.job
+        from course_utils.sandbox._child_os import compile_filter
+
+        bpf, missing = compile_filter()
+        job = dict(plan.job, bpf=bpf.hex() if bpf else "", bpf_missing=missing or "absent")
         flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)
         command = python_command(spawn_main)
         self.proc = subprocess.Popen(

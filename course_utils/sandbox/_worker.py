@@ -132,8 +132,9 @@ def _loop(sock, guard, world, reaped: dict, living: set, reap) -> None:
                 sock.sendall(_pack(b"S", pid, reaped.get(pid, _UNKNOWN)))
 
 
-def main(fd: int) -> None:
-    """Worker entry point; ``fd`` is the socket shared with the caller."""
+def main(fd: int, bpf_hex: str = "", missing: str = "") -> None:
+    """Worker entry point; ``fd`` is the socket shared with the caller, ``bpf_hex`` the seccomp
+    program the caller compiled (or ``missing``: why there is none)."""
     import time
 
     from course_utils.sandbox import _child_os
@@ -150,7 +151,8 @@ def main(fd: int) -> None:
     views = build_views(modules)
     rehearse(views)  # the interpreter's warm-up, paid once here rather than by every child
     time.localtime()  # the C library reads the time zone now: a locked child cannot open files
-    world = World(views, _child_os.prepare())
+    world = World(views, _child_os.prepare(bytes.fromhex(bpf_hex) if bpf_hex else None,
+                                           missing or "absent"))
     # Every class alive now (allowed modules, views, the runner's own) becomes immutable: the
     # untrusted code cannot patch random.Random.randrange or a module view's class.
     _child_os.freeze_types(_child_os.all_heap_types())
