@@ -125,15 +125,29 @@ def _checked_names(*names) -> None:
 
 
 def attrgetter(attr, *attrs):
-    """``operator.attrgetter`` that refuses the attributes the static check refuses."""
+    """``operator.attrgetter`` that refuses the attributes the static check refuses.
+
+    It returns a closure, not the ``operator.attrgetter`` object: ``type(...)`` of that object
+    would be the unchecked constructor."""
     _checked_names(attr, *attrs)
-    return _operator.attrgetter(attr, *attrs)
+    real = _operator.attrgetter(attr, *attrs)
+
+    def get(obj):
+        return real(obj)
+
+    return get
 
 
 def methodcaller(name, /, *args, **kwargs):
-    """``operator.methodcaller`` that refuses the methods the static check refuses."""
+    """``operator.methodcaller`` that refuses the methods the static check refuses (a closure,
+    for the same reason as :func:`attrgetter`)."""
     _checked_names(name)
-    return _operator.methodcaller(name, *args, **kwargs)
+    real = _operator.methodcaller(name, *args, **kwargs)
+
+    def call(obj):
+        return real(obj)
+
+    return call
 
 
 # --- stdlib functions that read attributes by name, or generate code ----------------------
