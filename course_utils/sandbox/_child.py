@@ -471,7 +471,7 @@ def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
         _limit_resources(float(job["timeout"]), int(job["memory_mb"]), base)
         try:
             _child_os.lock_down(world.boundary or _child_os.prepare())
-        except OSError as exc:
+        except Exception as exc:  # noqa: BLE001 - reported, and nothing runs
             send({"k": "load_error", "msg": f"le bac à sable n'a pas pu isoler le processus ({exc})"})
             send.flush()
             return

@@ -178,8 +178,12 @@ def _drop_privileges() -> None:
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         return
     os.setgroups([])
-    os.setresgid(NOBODY, NOBODY, NOBODY)
-    os.setresuid(NOBODY, NOBODY, NOBODY)
+    if hasattr(os, "setresuid"):  # Linux, BSD: real, effective and saved ids at once
+        os.setresgid(NOBODY, NOBODY, NOBODY)
+        os.setresuid(NOBODY, NOBODY, NOBODY)
+    else:  # macOS: setuid as root sets all three
+        os.setgid(NOBODY)
+        os.setuid(NOBODY)
     if os.geteuid() == 0 or os.getuid() == 0:  # pragma: no cover - the kernel refused
         raise PermissionError("impossible de quitter l'utilisateur root")
 
