@@ -202,3 +202,15 @@ def test_a_running_sandbox_child_is_filtered_unprivileged_and_without_new_privil
         if os.geteuid() == 0:
             assert status["Uid"].split()[:2] == ["65534", "65534"]
         assert "filtre seccomp" in box.os_boundary
+
+
+@linux
+def test_a_kernel_that_refuses_the_filter_degrades_with_a_reason():
+    # A program the kernel rejects (EINVAL), as a kernel without seccomp filters would: the
+    # worker's probe finds it once, and the children run without the filter, saying so.
+    from course_utils.sandbox import _child_os
+
+    refused = _child_os.probe(_child_os.prepare(b"\0" * 8, None))
+    assert refused.program is None and "le noyau refuse les filtres seccomp" in refused.describe()
+    working = _child_os.probe(_child_os.prepare())
+    assert working.program is not None and "filtre seccomp" in working.describe()

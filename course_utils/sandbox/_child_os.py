@@ -217,7 +217,35 @@ def lock_down(boundary: Boundary) -> None:
                                                long(address)) == 0:
             return
         if libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, address, 0, 0) != 0:
-            raise OSError(_errno(), "prctl(PR_SET_SECCOMP) a échoué")
+            code = _errno()
+            if code in (errno.EINVAL, errno.ENOSYS):  # a kernel without seccomp filters
+                boundary.program = None
+                boundary.missing = f"le noyau refuse les filtres seccomp ({errno.errorcode[code]})"
+                return
+            raise OSError(code, "prctl(PR_SET_SECCOMP) a échoué")
+
+
+def probe(boundary: Boundary) -> Boundary:
+    """Check once, in a throwaway child, that this kernel accepts the filter (the worker calls
+    it before serving): a kernel without seccomp filters (some containers, WSL 1) then runs the
+    children without it, and :meth:`Boundary.describe` says so."""
+    if boundary.program is None or not hasattr(os, "fork"):
+        return boundary
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            lock_down(boundary)
+            status = 0 if boundary.program is not None else 3
+        finally:
+            os._exit(status)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code == 3:
+        return Boundary(libc=boundary.libc, missing="le noyau refuse les filtres seccomp")
+    if code != 0:
+        return Boundary(libc=boundary.libc, missing=f"filtre seccomp inutilisable ({code})")
+    return boundary
 
 
 def _errno() -> int:

@@ -151,8 +151,8 @@ def main(fd: int, bpf_hex: str = "", missing: str = "") -> None:
     views = build_views(modules)
     rehearse(views)  # the interpreter's warm-up, paid once here rather than by every child
     time.localtime()  # the C library reads the time zone now: a locked child cannot open files
-    world = World(views, _child_os.prepare(bytes.fromhex(bpf_hex) if bpf_hex else None,
-                                           missing or "absent"))
+    boundary = _child_os.prepare(bytes.fromhex(bpf_hex) if bpf_hex else None, missing or "absent")
+    world = World(views, _child_os.probe(boundary))
     # Every class alive now (allowed modules, views, the runner's own) becomes immutable: the
     # untrusted code cannot patch random.Random.randrange or a module view's class.
     _child_os.freeze_types(_child_os.all_heap_types())
