@@ -79,10 +79,16 @@ class SpawnHandle:
             env=child_environment(), creationflags=flags)
         self.chunks: queue.Queue = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
+        data = json.dumps(job).encode("utf-8")
+        # Written by a thread: a child that does not read (stopped) cannot block the caller,
+        # whose wait is bounded by the supervisor's deadline.
+        threading.Thread(target=self._feed, args=(data,), daemon=True).start()
+
+    def _feed(self, data: bytes) -> None:
         try:
-            self.proc.stdin.write(json.dumps(job).encode("utf-8"))
+            self.proc.stdin.write(data)
             self.proc.stdin.close()
-        except OSError:  # the child died before reading its job: collect() sees EOF
+        except (OSError, ValueError):  # the child died before reading its job: EOF for collect()
             pass
 
     def _pump(self) -> None:
