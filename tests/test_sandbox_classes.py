@@ -286,3 +286,20 @@ def test_a_class_called_by_the_tests_is_named_in_the_failure(sandbox):
     code = Z + "class area:\n    def __new__(cls, r):\n        return Z()\n"
     result = sandbox.run(code, ["abs(area(2) - 12.56) < 0.01"])
     assert "area est une classe, pas une fonction" in result.failures[0].reason
+
+
+def test_a_finaliser_never_runs_inside_a_trusted_window(sandbox):
+    # A cycle with a __del__ collected while namedtuple compiles (a window of the audit hook)
+    # would run untrusted code with compile allowed, and typing would evaluate a string with
+    # the real builtins (an empty globalns): the collector is off inside windows.
+    code = ("import collections, typing\nbox = []\n"
+            "def g(x: '__import__(\"os\").getpid()'):\n    pass\n"
+            "class Bomb:\n    def __init__(self):\n        self.me = self\n"
+            "    def __del__(self):\n        try:\n"
+            "            box.append(typing.get_type_hints(g, globalns={})['x'])\n"
+            "        except BaseException as exc:\n            box.append(str(exc))\n"
+            "for i in range(3000):\n    Bomb()\n"
+            "    collections.namedtuple('P%d' % i, 'a b')\n"
+            "def escaped():\n    return any(type(x) is int for x in box)\n")
+    result = sandbox.run(code, ["escaped() is True"], timeout=10)
+    assert result.passed == 0, result

@@ -65,20 +65,32 @@ def _reason(event: str, args: tuple) -> str:
 # on the target (which code object is executed, which class is written) and on *windows*:
 # spans during which the runner's own wrappers (checked ``eval``, ``namedtuple``, the code
 # generator of ``dataclasses``) compile code they built from exact, validated strings. No
-# untrusted code runs inside a window: the wrappers convert their arguments before opening it.
+# untrusted code runs inside a window: the wrappers convert their arguments before opening it,
+# and the cyclic garbage collector is off while a window is open (a finaliser, ``__del__``, of
+# the untrusted code must not run inside one).
 
 _window = [0]
+_collector_was_on = [False]
 _trusted_codes: set = set()  # ids of code objects the runner may execute (kept alive below)
 _kept: list = []
 _generated: set = set()  # ids of functions generated inside a window (dataclass methods)
 
 
 def open_window() -> None:
+    import gc
+
+    if _window[0] == 0:
+        _collector_was_on[0] = gc.isenabled()
+        gc.disable()
     _window[0] += 1
 
 
 def close_window() -> None:
+    import gc
+
     _window[0] -= 1
+    if _window[0] == 0 and _collector_was_on[0]:
+        gc.enable()
 
 
 def trust_code(code) -> None:
