@@ -67,6 +67,16 @@ class Boundary:
         self.program = program  # ctypes sock_fprog (kept alive with its buffer), or None
         self.libc = libc
         self.missing = missing  # French reason the filter is absent, or None
+        # Everything a child calls is made here, once: a forked child then touches (and
+        # copies) as few pages as possible.
+        self.address = self.syscall = None
+        if program is not None and libc is not None:
+            import ctypes
+
+            self.address = ctypes.addressof(program)
+            self.syscall = libc["syscall"]  # its own function object: its own argtypes
+            self.syscall.restype = ctypes.c_long
+            self.syscall.argtypes = (ctypes.c_long,) * 4
 
     def describe(self) -> str:
         """French summary of the OS layer as it will hold in the children."""
@@ -90,7 +100,6 @@ def _libc():
     libc.prctl.restype = ctypes.c_int
     libc.prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
                            ctypes.c_ulong)
-    libc.syscall.restype = ctypes.c_long
     return libc
 
 
@@ -204,17 +213,13 @@ def lock_down(boundary: Boundary) -> None:
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise OSError(_errno(), "prctl(PR_SET_NO_NEW_PRIVS) a échoué")
     if boundary.program is not None:
-        import ctypes
-
-        address = ctypes.addressof(boundary.program)
+        address = boundary.address
         # seccomp(2) with SPEC_ALLOW: on kernels that tie the speculative-store-bypass
         # mitigation to seccomp, it would slow the code down for no gain here (the child's
         # address space holds nothing it may not read). Else the older prctl(2) interface.
         number = _SECCOMP_SYSCALL.get(os.uname().machine)
-        long = ctypes.c_long
-        if number is not None and libc.syscall(long(number), long(_SECCOMP_SET_MODE_FILTER),
-                                               long(_SECCOMP_FILTER_FLAG_SPEC_ALLOW),
-                                               long(address)) == 0:
+        if number is not None and boundary.syscall(number, _SECCOMP_SET_MODE_FILTER,
+                                                   _SECCOMP_FILTER_FLAG_SPEC_ALLOW, address) == 0:
             return
         if libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, address, 0, 0) != 0:
             code = _errno()
