@@ -11,6 +11,9 @@ a French reason, and the run fails. A few events are needed by the standard libr
 (``namedtuple`` and ``dataclasses`` compile code they generate); those are allowed by target
 (the code object, the class written) or inside *windows* opened by the runner's own wrappers,
 never because of the Python frame that raised them (see the comment on windows below).
+``sys._getframe`` is always allowed: ``typing``, ``enum`` and ``namedtuple`` read their caller's
+module name with it, the untrusted code has no name for it, and no allowed module hands a frame
+back (frames reached by attributes, ``gi_frame``, ``tb_frame``..., are refused elsewhere).
 """
 
 from __future__ import annotations
