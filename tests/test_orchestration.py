@@ -198,3 +198,16 @@ def test_planner_prompt_and_task_texts():
     assert f"`{PROBLEM}`" in task_text(find_problem(PROBLEM))
     with pytest.raises(TypeError):
         task_text("bonjour")
+
+
+def test_study_tasks_are_heterogeneous_and_the_summary_has_every_strategy():
+    from course_utils.orchestration import study_tasks, summarize
+    from course_utils.orchestration.study import STRATEGIES, StudyRow
+
+    tasks = study_tasks()
+    kinds = {kind for kind in map(__import__("course_utils.orchestration", fromlist=["kind_of"]).kind_of, tasks)}
+    assert len(tasks) >= 30 and kinds == {"code", "jeu24", "mots"}
+    rows = [StudyRow(s, "t", "code", s == "oracle", 10, 1) for s in STRATEGIES]
+    table = summarize(rows)
+    assert [line["stratégie"] for line in table] == list(STRATEGIES)
+    assert table[-1]["réussites"] == "1/1" and table[0]["réussites"] == "0/1"
