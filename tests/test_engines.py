@@ -485,3 +485,11 @@ def test_engine_result_prints_and_serialises():
     assert text.startswith("one_shot — double : ✅ résolu, 3/3 tests, 1 appel(s) au modèle")
     data = json.loads(result.to_json())
     assert data["engine"] == "one_shot" and data["trace"][0]["kind"] == "sample"
+
+
+def test_more_samples_than_one_request_allows_come_in_chunks_of_eight():
+    model, client = model_with(lambda request, ctx: f"échantillon {ctx.sample_index}")
+    out = sample([{"role": "user", "content": "Bonjour"}], 20, client=client,
+                 model="offline-fast", temperature=0.8)
+    assert [r["n"] for r in model.chat_requests] == [8, 8, 4]
+    assert out.texts == tuple(f"échantillon {i}" for i in range(20)) and out.requests == 3
