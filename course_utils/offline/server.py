@@ -40,6 +40,7 @@ from typing import Any, Callable
 from .._http import http_module
 from . import OFFLINE_EMBEDDING_MODEL, OFFLINE_MODEL_BIG, OFFLINE_MODEL_FAST
 from .embeddings import embeddings_response
+from .competence_params import resolve as resolve_competence
 from .errors import (
     ApiError,
     InvalidStep,
@@ -96,8 +97,11 @@ class OfflineModel:
         seed: int | None = None,
         faults: list | None = None,
         skills: list | None = None,
+        competence: Any = None,
     ) -> None:
         self.seed = int(os.environ.get("COURSE_SEED", 0)) if seed is None else int(seed)
+        # {model name: Competence}: parameters of the code, game24 and arithmetic skills.
+        self.competence = resolve_competence(competence)
         self._faults: deque = deque(check_fault(item) for item in faults or [])
         self._skills = list(skills) if skills is not None else None
         self._script: deque | None = None
@@ -353,6 +357,7 @@ class OfflineModel:
             temperature=temperature,
             sample_index=sample,
             rng=random.Random(rng_seed),
+            competence=self.competence.get(model),
         )
 
     def _skill_list(self) -> list:
