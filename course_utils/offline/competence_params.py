@@ -32,7 +32,8 @@ Arithmetic (``skills/arithmetic.py``)
     ``step_accuracy``: probability of getting one step of a word problem right; a problem of ``s``
     steps is right with ``step_accuracy ** s``. ``trap_truth`` / ``trap_mistake``: on a
     *systematic-mistake* problem, probability of the truth and of the tempting mistake (the rest
-    goes to the other mistakes). ``expression_accuracy``: probability of computing a plain
+    goes to the other mistakes); the mistake is clearly the more likely — that is what makes these
+    problems traps (the bat-and-ball question fools strong models too). ``expression_accuracy``: probability of computing a plain
     arithmetic expression right.
 
 ``OfflineModel(competence=...)`` takes a :class:`Competence` (both models), a dict of field
@@ -78,8 +79,8 @@ class Competence:
     cot_slip_rate: float = 0.1
     # arithmetic
     step_accuracy: float = 0.9
-    trap_truth: float = 0.3
-    trap_mistake: float = 0.5
+    trap_truth: float = 0.25
+    trap_mistake: float = 0.6
     expression_accuracy: float = 0.9
 
     def code_p(self, difficulty: float) -> float:
@@ -109,7 +110,7 @@ DEFAULTS: dict[str, Competence] = {
         code_p_easy=0.97, code_p_hard=0.45, misconception_share=0.8, repair_q=0.75,
         overfit_share=0.4, lesson_gain=0.8, reflection_hit=0.85, injection_compliance=0.3,
         proposals=8, slip_rate=0.05, insight=0.4, value_accuracy=(1.0, 0.97, 0.85, 0.7),
-        cot_slip_rate=0.04, step_accuracy=0.96, trap_truth=0.4, trap_mistake=0.45,
+        cot_slip_rate=0.04, step_accuracy=0.96, trap_truth=0.35, trap_mistake=0.55,
         expression_accuracy=0.98,
     ),
 }

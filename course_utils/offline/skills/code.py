@@ -164,8 +164,8 @@ def _lesson_texts(messages: list, upto: int | None = None) -> list[str]:
         for marker in ("Leçons retenues", "Lecons retenues", "Ta réflexion", "Ta reflexion",
                        "Lessons", "Reflection"):
             position = text.find(marker)
-            if position >= 0:
-                texts.append(text[position:])
+            if position >= 0:  # the block ends at the first blank line (then comes the spec)
+                texts.append(text[position:].split("\n\n")[0])
     return texts
 
 

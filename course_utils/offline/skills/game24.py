@@ -205,13 +205,14 @@ def propose(state: list[Fraction], language: str, ctx: SkillContext, comp) -> st
 def value(state: list[Fraction], language: str, ctx: SkillContext, comp) -> str:
     reachable = _reachable(tuple(state))
     right = ctx.rng.random() < comp.value_accuracy_for(len(state))
-    if reachable == right:
+    if right and reachable:
         verdict = "sûr" if len(state) <= 2 or ctx.rng.random() < 0.6 else "probable"
-        verdict = verdict if reachable else "impossible"
+    elif right:
+        verdict = "impossible"
+    elif reachable:
+        verdict = "impossible"
     else:
-        verdict = "impossible" if reachable else ("probable" if ctx.rng.random() < 0.8 else "sûr")
-    if not right and not reachable and verdict == "impossible":
-        verdict = "probable"
+        verdict = "probable" if ctx.rng.random() < 0.8 else "sûr"
     total = sum(state)
     tries = [f"{' + '.join(show(v) for v in state)} = {show(total)}"] if len(state) > 1 else []
     if verdict == "sûr" and reachable:
