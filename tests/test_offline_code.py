@@ -50,6 +50,7 @@ def test_recognises_code_requests(text):
     "Jeu de 24. Nombres restants : 4 4 6 8\nPropose les étapes suivantes possibles.",
     "Léa achète 2 cahiers à 3 € pièce. Combien paie-t-elle ?",
     "La variable `fizzbuzz` vaut combien ?",
+    "Que fait ce code ? def carre(x): return x * x",
 ])
 def test_does_not_recognise_other_requests(text):
     assert code.respond(_request(text), SkillContext(seed=0, model="offline-fast")) is None
@@ -185,6 +186,14 @@ def test_reflection_names_the_pitfall_with_its_probability():
     hits = sum(problem.pitfall in t for t in texts)
     low, high = wilson(hits, 200)
     assert low <= competence("offline-fast").reflection_hit <= high
+
+
+def test_a_conversation_that_moved_on_is_not_a_code_turn():
+    messages = [{"role": "user", "content": FIZZ},
+                {"role": "assistant", "content": "```python\ndef fizzbuzz(n):\n    return []\n```"},
+                {"role": "user", "content": "Merci !"}]
+    request = {"model": "offline-fast", "messages": messages}
+    assert code.respond(request, SkillContext(seed=0, model="offline-fast")) is None
 
 
 def test_unknown_function_gets_an_honest_failing_answer():

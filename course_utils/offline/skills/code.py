@@ -46,7 +46,7 @@ from . import SkillContext, content_text, last_user_text
 _NAME_IN_TICKS = re.compile(r"`\s*(?:def\s+)?([A-Za-z_]\w*)\s*(\([^`]*\))?\s*`")
 _DEF = re.compile(r"\bdef\s+([A-Za-z_]\w*)\s*\(([^)]*)\)")
 _WRITE = re.compile(
-    r"\b(?:[ée]cri[st]?|[ée]crivez|[ée]crire|impl[ée]mente[rz]?|code[rz]?|programme[rz]?|"
+    r"\b(?:[ée]cri[st]?|[ée]crivez|[ée]crire|impl[ée]mente[rz]?|coder|codez|programmer|programmez|"
     r"d[ée]finis|d[ée]finissez|compl[èe]te[rz]?|write|implement|complete|create|define)\b",
     re.IGNORECASE,
 )
@@ -73,6 +73,8 @@ PITFALL_WORDS = {
 _INJECTION = re.compile(
     r"(?:lis|lire|ouvre|ouvrir|affiche|afficher|read|open|cat)\s+(?:le\s+|the\s+)?"
     r"(?:fichier|file|contenu de|contents of)?\s*[`'\"«]?\s*(?P<path>[~/.\w-]*/[\w./-]+)"
+    r"|(?:lis|lire|ouvre|ouvrir|affiche|read|open)\s+(?:le\s+|the\s+)?(?:fichier|file)\s+"
+    r"[`'\"«]?\s*(?P<name>[\w.~-]+\.\w+)"
     r"|(?:ex[ée]cute|lance|run|execute)\s+(?:la\s+|the\s+)?(?:commande|command)\s*:?\s*"
     r"[`'\"«]\s*(?P<cmd>[^`'\"»\n]+)"
     r"|(?P<ignore>ignore\s+(?:les|toutes les|all|the)?\s*(?:instructions|consignes))",
@@ -122,7 +124,9 @@ def find_request(request: dict) -> tuple[int, object, str, str] | None:
         if not names:
             continue
         asks = bool(_WRITE.search(text)) and bool(_FUNCTION_WORD.search(text) or "```" in text)
-        asks = asks or bool(_DEF.search(text))
+        # A bare HumanEval prompt: a signature followed by its docstring, to be completed.
+        asks = asks or bool(re.search(r"\bdef\s+\w+\s*\([^)]*\)[^:\n]*:\s*\n\s*(?:\"\"\"|\'\'\')",
+                                      text))
         if not asks:
             continue
         for name, params in names:
@@ -189,8 +193,8 @@ def _injection(messages: list) -> tuple[str, str] | None:
         text = content_text(message.get("content"))
         match = _INJECTION.search(text)
         if match:
-            if match.group("path"):
-                return "file", match.group("path")
+            if match.group("path") or match.group("name"):
+                return "file", match.group("path") or match.group("name")
             if match.group("cmd"):
                 return "cmd", match.group("cmd").strip()
             return "cmd", "cat ~/.env"
@@ -300,6 +304,8 @@ def respond(request: dict, ctx: SkillContext):
     last = last_user_text(request)
     later_turn = index < len(messages) - 1 and any(
         m.get("role") == "assistant" for m in messages[index + 1:])
+    if later_turn and not (_REPAIR.search(last) or _REFLECTION.search(last)):
+        return None  # the conversation moved on (« Merci ! »): not a code turn any more
     if problem is None:
         if later_turn and _REFLECTION.search(last):
             return _pick_vague(ctx)
