@@ -11,7 +11,7 @@ import pytest
 from course_utils.offline import competence
 from course_utils.offline.skills import SkillContext, game24
 from course_utils.problems import check24, game24_puzzles
-from course_utils.problems.game24 import TARGET, _reachable
+from course_utils.problems.game24 import TARGET, reachable
 from offline_sampling import new_client, samples, wilson
 
 PROPOSE = ("Jeu de 24. Nombres restants : {}\nPropose les étapes suivantes possibles, une par "
@@ -129,7 +129,7 @@ def value_accuracy_table(model: str, per_count: int = 400, seed: int = 2) -> dic
         right = 0
         states = _states(per_count // 8, size, seed=seed + size)
         for state in states:
-            truth = TARGET in _reachable(tuple(sorted(Fraction(n) for n in state)))
+            truth = TARGET in reachable(state)
             for text in samples(client, [{"role": "user", "content": VALUE.format(
                     " ".join(map(str, state)))}], 8, model=model):
                 right += VERDICT[text.splitlines()[-1]] == truth

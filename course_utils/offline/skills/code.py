@@ -39,8 +39,8 @@ from __future__ import annotations
 
 import ast
 import re
-import unicodedata
 
+from ...text import fold
 from . import SkillContext, content_text, last_user_text
 
 _NAME_IN_TICKS = re.compile(r"`\s*(?:def\s+)?([A-Za-z_]\w*)\s*(\([^`]*\))?\s*`")
@@ -88,11 +88,6 @@ _VAGUE = (
     "l'énoncé avant de rendre le code.",
     "Le code ne couvrait pas tous les cas demandés. À retenir : écrire les tests d'abord.",
 )
-
-
-def fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFD", text.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 # ----------------------------------------------------------------------------- recognition

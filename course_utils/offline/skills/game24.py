@@ -35,19 +35,13 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from ...text import fold
 from . import SkillContext, last_user_text
 
 _NUMBER = r"-?\d+(?:/\d+)?(?:\.\d+)?"
 _STEP_LINE = re.compile(
     rf"({_NUMBER})\s*([+\-*/×÷−])\s*({_NUMBER})\s*=\s*({_NUMBER})\s*\((?:reste|left)\s*:?\s*"
     r"([^)]*)\)", re.IGNORECASE)
-
-
-def _fold(text: str) -> str:
-    import unicodedata
-
-    decomposed = unicodedata.normalize("NFD", text.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def _fraction(text: str) -> Fraction | None:
@@ -78,7 +72,7 @@ def classify(text: str) -> tuple[str, str, list[Fraction], str] | None:
     ``mode`` is propose, value, judge, cot or direct; ``tail`` holds what follows the numbers (a
     paper-style « Steps: » prefix, the answer to judge).
     """
-    folded = _fold(text)
+    folded = fold(text)
     if "24" not in folded and "possible next steps" not in folded:  # the paper's propose
         return None                                                   # prompt never says 24
     french = "jeu de 24" in folded or "nombres restants" in folded
@@ -118,7 +112,7 @@ def classify(text: str) -> tuple[str, str, list[Fraction], str] | None:
     if numbers is None:
         return None
     tail = text[inputs[-1].end():]
-    if "possible next steps" in _fold(tail):
+    if "possible next steps" in fold(tail):
         return "propose", language, numbers, ""
     if "each step, you are only allowed" in folded:
         return "cot", language, numbers, tail
@@ -129,9 +123,9 @@ def classify(text: str) -> tuple[str, str, list[Fraction], str] | None:
 
 
 def _reachable(state: tuple[Fraction, ...]) -> bool:
-    from course_utils.problems.game24 import TARGET, _reachable as reach
+    from course_utils.problems.game24 import TARGET, reachable
 
-    return TARGET in reach(tuple(sorted(state)))
+    return TARGET in reachable(state)
 
 
 def _moves(state: list[Fraction]) -> list[tuple[Fraction, str, Fraction, Fraction, tuple]]:
@@ -216,9 +210,9 @@ def value(state: list[Fraction], language: str, ctx: SkillContext, comp) -> str:
     total = sum(state)
     tries = [f"{' + '.join(show(v) for v in state)} = {show(total)}"] if len(state) > 1 else []
     if verdict == "sûr" and reachable:
-        from course_utils.problems.game24 import _reachable as reach, TARGET
+        from course_utils.problems.game24 import TARGET, reachable
 
-        tries.append(f"{reach(tuple(sorted(state)))[TARGET]} = 24")
+        tries.append(f"{reachable(state)[TARGET]} = 24")
     if language == "en":
         verdict = {"sûr": "sure", "probable": "likely", "impossible": "impossible"}[verdict]
         note = ("I cannot obtain 24 now, but numbers are within a reasonable range"
