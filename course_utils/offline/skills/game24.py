@@ -23,7 +23,10 @@ Step model (parameters in ``competence_params``): a *plausible* step combines tw
 proposal is, with probability ``insight``, a step that keeps 24 reachable (exact check) when one
 exists, else a plausible step drawn uniformly; ``proposals`` distinct steps per state; each has
 an arithmetic **slip** (its result off by 1 or 2) with probability ``slip_rate``. A value
-judgement is right with probability ``value_accuracy[remaining - 1]``. A direct answer is one
+judgement is right with probability ``value_accuracy[remaining - 1]`` (right about a reachable
+state: ``sûr`` with two numbers or fewer, else ``sûr`` 60 % / ``probable`` 40 %; wrong about an
+unreachable one: ``probable`` 80 % / ``sûr`` 20 %; the ``sûr`` line shows an expression found by
+the exact solver). A direct answer is one
 rollout of that step model (slip rate ``slip_rate`` for IO, ``cot_slip_rate`` for a written chain
 of thought): it is right only when the rollout happens to reach 24, so it is rarely right on hard
 puzzles, and the model still writes « = 24 » when it is wrong. Nothing here is tuned to a search
@@ -197,19 +200,20 @@ def propose(state: list[Fraction], language: str, ctx: SkillContext, comp) -> st
 
 
 def value(state: list[Fraction], language: str, ctx: SkillContext, comp) -> str:
-    reachable = _reachable(tuple(state))
+    """Tries, then a verdict right with probability ``value_accuracy[len(state) - 1]``."""
+    possible = _reachable(tuple(state))
     right = ctx.rng.random() < comp.value_accuracy_for(len(state))
-    if right and reachable:
+    if right and possible:
         verdict = "sûr" if len(state) <= 2 or ctx.rng.random() < 0.6 else "probable"
     elif right:
         verdict = "impossible"
-    elif reachable:
+    elif possible:
         verdict = "impossible"
     else:
         verdict = "probable" if ctx.rng.random() < 0.8 else "sûr"
     total = sum(state)
     tries = [f"{' + '.join(show(v) for v in state)} = {show(total)}"] if len(state) > 1 else []
-    if verdict == "sûr" and reachable:
+    if verdict == "sûr" and possible:
         from course_utils.problems.game24 import TARGET, reachable
 
         tries.append(f"{reachable(state)[TARGET]} = 24")
