@@ -33,8 +33,8 @@ Arithmetic (``skills/arithmetic.py``)
     steps is right with ``step_accuracy ** s``. ``trap_truth`` / ``trap_mistake``: on a
     *systematic-mistake* problem, probability of the truth and of the tempting mistake (the rest
     goes to the other mistakes); the mistake is clearly the more likely — that is what makes these
-    problems traps (the bat-and-ball question fools strong models too). ``expression_accuracy``: probability of computing a plain
-    arithmetic expression right.
+    problems traps (the bat-and-ball question fools strong models too).
+    ``expression_accuracy``: probability of computing a plain arithmetic expression right.
 
 ``OfflineModel(competence=...)`` takes a :class:`Competence` (both models), a dict of field
 overrides (both models), or ``{"offline-fast": {...}, "offline-big": {...}}``; the model's
