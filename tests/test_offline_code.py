@@ -239,6 +239,7 @@ def test_competence_override_and_printable_parameters():
         problem)}], 16)]
     assert all(c.strip() == reference_solution(problem).strip() for c in codes)
     assert model.competence["offline-big"].code_p(0.3) == 1.0
+    assert competence(model)["offline-fast"].code_p_easy == 1.0
     printed = str(competence("offline-fast"))
     assert "repair_q=0.5" in printed and "slip_rate" in printed
     with pytest.raises(ValueError, match="inconnus"):

@@ -137,12 +137,16 @@ def resolve(overrides: Any = None) -> dict[str, Competence]:
     return {name: value.replace(**overrides) for name, value in table.items()}
 
 
-def competence(model: str | None = None, overrides: Any = None):
+def competence(model: Any = None, overrides: Any = None):
     """The active parameters: one :class:`Competence` for ``model``, else ``{model: Competence}``.
+
+    ``model`` may also be an ``OfflineModel``: its own parameters (after its ``competence=``).
 
     >>> competence("offline-big").repair_q
     0.75
     """
+    if isinstance(getattr(model, "competence", None), dict):
+        return dict(model.competence)
     table = resolve(overrides)
     if model is None:
         return table

