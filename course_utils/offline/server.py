@@ -20,6 +20,9 @@ Each record of ``calls`` says who answered under ``"skill"``: the skill's name (
 step, the fault's name for a fault (``"timeout"``, ``"http_429"``…), ``None`` when no chat answer
 was produced (embeddings, model list, a 400).
 
+``OfflineModel(competence=...)`` sets the parameters of the code, game24 and arithmetic skills
+(see ``competence_params``); ``model.competence`` is ``{model name: Competence}``, printable.
+
 Requests are validated like the real API first (400 with an OpenAI-style body, see
 ``validation``). Determinism: same request + same seed → same answer (ids included) at
 temperature 0 or absent; at temperature > 0, identical requests get sample indices 0, 1, 2…

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...text import fold, words
 from . import expressions, lexicon, nlu
-from .nlu import Number, Span, fold, keys
+from .nlu import Number, Span, keys
 from .schemas import Param, ToolInfo, tool_keys
 
 _LANGUAGES = {
@@ -64,7 +65,7 @@ def remainder(clause: str, tool: ToolInfo, exclude: list[Span]) -> str | None:
 
 
 def _param_cues(param: Param) -> tuple[set[str], set[str]]:
-    tokens = param.name_words + nlu.words(param.description)
+    tokens = param.name_words + words(param.description)
     categories = {lexicon.PARAM_CUES[t] for t in tokens if t in lexicon.PARAM_CUES}
     name_keys = {k for t in param.name_words for k in keys(t)}
     return categories, name_keys
@@ -162,7 +163,7 @@ def _string_value(param: Param, tool: ToolInfo, clause: str, others: list[str],
     if kind == "expression":
         return expressions.expression_text(clause)
     if kind == "language":
-        found = [code for word, code in _LANGUAGES.items() if word in nlu.words(clause)]
+        found = [code for word, code in _LANGUAGES.items() if word in words(clause)]
         return found[0] if found else None
     if kind == "email":
         match = re.search(r"[\w.+-]+@[\w-]+\.[\w.]+", clause)
@@ -192,7 +193,7 @@ _DATE_WORDS = frozenset("date jour day days datetime jours journee".split())
 
 
 def _param_words(param: Param) -> set[str]:
-    return set(param.name_words) | set(nlu.words(param.description))
+    return set(param.name_words) | set(words(param.description))
 
 
 def clock_only(param: Param) -> bool:

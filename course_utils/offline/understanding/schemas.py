@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...text import fold, words
 from . import lexicon
-from .nlu import fold, keys, words
+from .nlu import keys
 
 FINISH_NAMES = ("finish", "final_answer", "terminer", "repondre", "done")
 
