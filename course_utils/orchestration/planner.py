@@ -112,11 +112,11 @@ def _events(run: AgentRun, ctx: EngineContext, fallback_used: bool, n_before: in
         for call, observation in zip(step.tool_calls, step.observations):
             if call.name == "finish":
                 continue
-            if '"budget_epuise"' in observation:
-                lines.append(f"{call.name} : budget_epuise — moteur non lancé")
-                continue
-            if '"delai_depasse"' in observation:
-                lines.append(f"{call.name} : delai_depasse — moteur non lancé")
+            stopped = next((kind for kind in ("budget_epuise", "delai_depasse")
+                            if f'"{kind}"' in observation), None)
+            if stopped:
+                what = "moteur interrompu" if "interrompu" in observation else "moteur non lancé"
+                lines.append(f"{call.name} : {stopped} — {what}")
                 continue
             if '"error"' in observation[:20]:
                 lines.append(f"{call.name} : appel refusé ({observation[:120]})")

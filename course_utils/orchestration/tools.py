@@ -95,12 +95,16 @@ class EngineContext:
         """Run ``engine(problem, *args, client=..., model=..., **kwargs)`` under the guard."""
         if self.sandbox is not None and hasattr(problem, "function"):
             kwargs.setdefault("sandbox", self.sandbox)
+        before = self.guard.engines.calls
         try:
             result = engine(problem, *args, client=self.client, model=self.model, **kwargs)
         except GuardStop as stop:
             self.refusals.append(stop.status)
             kind = STOP_TYPES.get(stop.status, stop.status)
-            return error_content(kind, f"Moteur non lancé ou interrompu : {stop.message}")
+            made = self.guard.engines.calls - before
+            what = ("Moteur non lancé" if made == 0 else
+                    f"Moteur interrompu après {made} appel(s) au modèle (jetons comptés)")
+            return error_content(kind, f"{what} : {stop.message}")
         self.results.append(result)
         return summary(result)
 
