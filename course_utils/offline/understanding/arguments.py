@@ -125,10 +125,6 @@ def _place(clause: str, exclude: list[Span], others: list[str]) -> Span | None:
     return None
 
 
-def _ids(text: str) -> list[str]:
-    return re.findall(r"(?<![\w-])(?=[\w-]*\d)[A-Za-z][\w-]*\d[\w-]*|#\d+", text)
-
-
 def _string_value(param: Param, tool: ToolInfo, clause: str, others: list[str],
                   blocks: list[Span], exclude: list[Span], weak: bool = True):
     kind = param.kind
@@ -172,7 +168,7 @@ def _string_value(param: Param, tool: ToolInfo, clause: str, others: list[str],
         match = re.search(r"https?://\S+", clause)
         return match.group(0).rstrip(".,)") if match else None
     if kind == "id":
-        ids = [b.value for b in blocks] or _ids(clause)
+        ids = [b.value for b in blocks] or [s.value for s in nlu.identifiers(clause, exclude)]
         return ids[0] if ids else None
     if kind == "query":
         found = nlu.topic(clause) or (blocks[0].value if blocks else None)
@@ -185,7 +181,11 @@ def _string_value(param: Param, tool: ToolInfo, clause: str, others: list[str],
     if kind == "text":
         return blocks[0].value if blocks else None
     quoted = nlu.quoted(clause)
-    return quoted[0].value if quoted else None
+    if quoted:
+        return quoted[0].value
+    # a string of unknown kind (« ticker », « flight »): a code the user wrote, if any
+    codes = nlu.identifiers(clause, exclude)
+    return codes[0].value if codes else None
 
 
 _CLOCK_WORDS = frozenset("heure heures hour hours hh horaire hhmm clock".split())

@@ -145,6 +145,14 @@ CURRENCIES: dict[str, str] = {
     "yuan": "CNY", "yuans": "CNY", "cny": "CNY", "renminbi": "CNY",
 }
 
+# Acronyms written in capitals that are words of the request, not codes to pass to a tool.
+ACRONYMS = frozenset(
+    """
+    ia ai ok pdf api url html json csv xml sql faq tva ttc ht pme eti ue usa uk rdv svp stp cv
+    rh it ceo cto pc tv gps sms id hh mm ss
+    """.split()
+)
+
 # Places: folded name -> IANA time zone (the display name is taken from the user's own text).
 PLACES: dict[str, str] = {
     "paris": "Europe/Paris", "lyon": "Europe/Paris", "marseille": "Europe/Paris",

@@ -331,6 +331,33 @@ def currencies(text: str) -> list[Span]:
     return found
 
 
+_IDENTIFIER = re.compile(
+    r"(?<![\w.-])(?:[A-Z]{2,3} \d{1,5}(?![\w,.]\d)"  # « AF 1234 »
+    r"|#\d+"  # « #42 »
+    r"|(?=[\w./-]*\d)(?=[\w./-]*[A-Za-z])[A-Za-z0-9][\w./-]*[A-Za-z0-9]"  # letters and digits
+    r"|[A-Z][A-Z0-9]+(?:[.-][A-Z0-9]+)*)(?![\w-])"  # capitals: « MSFT », « BRK.B »
+)
+_MEASURE = re.compile(r"\d+[a-z]{1,3}\d*")  # « 20h », « 9h30 », « 10km », « 1er »: not codes
+
+
+def identifiers(text: str, exclude: list[Span] = ()) -> list[Span]:
+    """Codes, tickers and references the user wrote (« MSFT », « AF1234 », « CMD-2025-0042 »,
+    « #42 », « 1Z999AA1012 », « AF 1234 »), in order: words mixing letters and digits, or written
+    in capitals (two letters or more). Currency codes and everyday acronyms (« IA », « PDF », « OK ») are not
+    identifiers."""
+    found = []
+    for match in _IDENTIFIER.finditer(text):
+        if any(s.start <= match.start() < s.end for s in exclude):
+            continue
+        word = match.group(0).rstrip(".")
+        if _MEASURE.fullmatch(word):
+            continue
+        if word.isalpha() and (fold(word) in lexicon.CURRENCIES or fold(word) in lexicon.ACRONYMS):
+            continue
+        found.append(Span(word, match.start(), match.start() + len(word), word))
+    return found
+
+
 def topic(text: str) -> str | None:
     """The subject after « sur », « à propos de », « concernant », « about » (articles removed)."""
     folded = fold(text)
