@@ -211,3 +211,14 @@ def test_study_tasks_are_heterogeneous_and_the_summary_has_every_strategy():
     table = summarize(rows)
     assert [line["stratégie"] for line in table] == list(STRATEGIES)
     assert table[-1]["réussites"] == "1/1" and table[0]["réussites"] == "0/1"
+
+
+def test_guard_reserves_the_longest_answer_seen_for_the_next_call():
+    from course_utils.usage import Usage
+
+    guard = Guard(token_budget=200)
+    guard.record_engine(Usage(prompt_tokens=40, completion_tokens=60, total_tokens=100, calls=1),
+                        choices=2)  # two answers of 30 tokens each
+    assert guard.longest_answer == 30
+    assert guard.check(40) is None  # 100 spent + 40 prompt + 30 reserve <= 200
+    assert guard.check(40, choices=3)[0] == "budget_exhausted"  # + 90 for three answers

@@ -9,10 +9,11 @@ One ``Guard`` is shared by the planner's loop and by the engines it calls:
   ``chat.completions.create`` asks the guard first, then records the real ``usage``.
 
 The rule is the same for both: a call is **not made** when the tokens already spent (planner +
-engines, from the provider's ``usage``) plus the estimate of that call's prompt
-(``agent.estimate_tokens``) would pass ``token_budget``. So a budget smaller than one engine call
-stops before the engine runs. The completion of an allowed call is not known in advance: it can
-take the total a little past the budget, never by more than one call's answer.
+engines, from the provider's ``usage``) plus what that call would cost would pass
+``token_budget``. A call's cost is its prompt (``agent.estimate_tokens``) plus a *reserve* for its
+answer: the longest answer seen so far in this run (per choice, times the request's ``n``). So a
+budget smaller than one engine call stops before the engine runs. The reserve is an estimate: an
+answer longer than every earlier one can still take the total a little past the budget.
 
 The timeout is global (planner and engines together) and checked at the same places, between
 model calls: an engine request already sent finishes (the sandbox has its own timeout per run).
@@ -53,6 +54,8 @@ class Guard:
         self.engines = Usage()
         self.stopped: tuple[str, str] | None = None
         self.refused = 0
+        self.longest_answer = 0  # completion tokens of the longest answer (per choice) seen
+        self._planner_completion = 0
         self._lock = threading.Lock()
         self._start = clock()
 
@@ -70,25 +73,35 @@ class Guard:
         """Tokens spent so far: the planner's calls plus every call made inside the engines."""
         return self.planner_tokens + self.engine_tokens
 
-    def record_engine(self, usage: Usage) -> None:
+    def record_engine(self, usage: Usage, choices: int = 1) -> None:
         with self._lock:
             self.engines = self.engines + usage
+            per_choice = -(-usage.completion_tokens // max(1, choices))
+            self.longest_answer = max(self.longest_answer, per_choice)
 
     def elapsed(self) -> float:
         return self.clock() - self._start
 
     # ---------------------------------------------------------------- the check
-    def check(self, next_tokens: int, who: str = "le planificateur") -> tuple[str, str] | None:
-        """``None`` when a call of about ``next_tokens`` prompt tokens may be made, else the
-        (status, French message) that stops the run. ``who`` names the caller in the message."""
+    def check(self, next_tokens: int, who: str = "le planificateur",
+              choices: int = 1) -> tuple[str, str] | None:
+        """``None`` when a call with a prompt of about ``next_tokens`` tokens (and ``choices``
+        answers) may be made, else the (status, French message) that stops the run. ``who``
+        names the caller in the message."""
         with self._lock:
+            planner = self.planner.total
+            if planner.completion_tokens > self._planner_completion:  # the planner's last answer
+                self.longest_answer = max(self.longest_answer,
+                                          planner.completion_tokens - self._planner_completion)
+                self._planner_completion = planner.completion_tokens
+            next_tokens = next_tokens + self.longest_answer * max(1, choices)
             if self.stopped is None and self.timeout_s is not None \
                     and self.elapsed() > self.timeout_s:
                 self.stopped = ("timeout", (
                     f"Délai global dépassé : {self.elapsed():.1f} s écoulées sur "
                     f"{self.timeout_s:g} s permises. Je m'arrête avant l'appel suivant "
                     f"({who}) ; les résultats déjà obtenus sont conservés."))
-            spent = self.planner.total.total_tokens + self.engines.total_tokens
+            spent = planner.total_tokens + self.engines.total_tokens
             if self.stopped is None and self.token_budget is not None \
                     and spent + next_tokens > self.token_budget:
                 self.stopped = ("budget_exhausted", (
@@ -100,7 +113,7 @@ class Guard:
             return self.stopped
 
     def __call__(self, usage: Usage, next_tokens: int) -> tuple[str, str] | None:
-        """The ``run_agent(guard=...)`` hook (the planner's usage is read from ``self.planner``)."""
+        """The ``run_agent(guard=...)`` hook (the planner's tokens are read from ``self.planner``)."""
         return self.check(next_tokens, "le planificateur")
 
     def client(self, client: Any) -> "GuardedClient":
@@ -119,11 +132,12 @@ class _Completions:
 
     def create(self, **request: Any) -> Any:
         needed = estimate_tokens(request.get("messages") or [], request.get("tools"))
-        stop = self._guard.check(needed, "un moteur")
+        choices = int(request.get("n") or 1)
+        stop = self._guard.check(needed, "un moteur", choices)
         if stop is not None:
             raise GuardStop(*stop)
         completion = self._inner.create(**request)
-        self._guard.record_engine(Usage.from_api(getattr(completion, "usage", None)))
+        self._guard.record_engine(Usage.from_api(getattr(completion, "usage", None)), choices)
         return completion
 
 
