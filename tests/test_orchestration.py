@@ -201,11 +201,11 @@ def test_planner_prompt_and_task_texts():
 
 
 def test_study_tasks_are_heterogeneous_and_the_summary_has_every_strategy():
-    from course_utils.orchestration import study_tasks, summarize
+    from course_utils.orchestration import kind_of, study_tasks, summarize
     from course_utils.orchestration.study import STRATEGIES, StudyRow
 
     tasks = study_tasks()
-    kinds = {kind for kind in map(__import__("course_utils.orchestration", fromlist=["kind_of"]).kind_of, tasks)}
+    kinds = {kind_of(task) for task in tasks}
     assert len(tasks) >= 30 and kinds == {"code", "jeu24", "mots"}
     rows = [StudyRow(s, "t", "code", s == "oracle", 10, 1) for s in STRATEGIES]
     table = summarize(rows)

@@ -6,8 +6,8 @@ second engine, and ends with ``finish``. Around that loop:
 
 * **budget guard** — ``token_budget`` counts the planner's calls *and* every model call made
   inside the engines (``Guard``): a call whose prompt, plus a reserve for its answer, would pass
-  the budget is not made, the run stops with status ``budget_exhausted`` (an engine refused this way returns a tool error of
-  type ``budget_epuise``, visible in the trace);
+  the budget is not made, the run stops with status ``budget_exhausted`` (an engine refused
+  this way returns a tool error of type ``budget_epuise``, visible in the trace);
 * **global timeout** — ``timeout_s`` bounds the whole run, planner and engines (status
   ``timeout``), on top of ``max_steps`` (the planner's turns);
 * **fallback** — when the run finishes without any engine result (the planner answered in text,

@@ -114,7 +114,9 @@ class EngineContext:
 
 def best_of_n_tool(ctx: EngineContext) -> Tool:
     def best_of_n(problem_id: code_ids(), n: int = 4) -> dict:
-        """Best-of-N pour un problème de code : tire n programmes et garde celui qui passe le plus de tests. Bon choix quand les erreurs possibles sont des étourderies variées : un des n essais a de bonnes chances d'être juste.
+        """Best-of-N pour un problème de code : tire n programmes et garde celui qui passe le plus de
+        tests. Bon choix quand les erreurs possibles sont des étourderies variées : un des n essais
+        a de bonnes chances d'être juste.
 
         Args:
             problem_id: L'identifiant du problème de code dans la banque.
@@ -129,7 +131,9 @@ def best_of_n_tool(ctx: EngineContext) -> Tool:
 
 def reflexion_tool(ctx: EngineContext) -> Tool:
     def reflexion(problem_id: code_ids(), iterations: int = 3) -> dict:
-        """Reflexion pour un problème de code : écrit le code, lance les tests, réfléchit à l'échec puis corrige. Bon choix quand l'énoncé cache un piège (bornes incluses, ordre, liste vide, nombres négatifs, arrondi, valeur par défaut) que de nouveaux tirages répéteraient.
+        """Reflexion pour un problème de code : écrit le code, lance les tests, réfléchit à l'échec
+        puis corrige. Bon choix quand l'énoncé cache un piège (bornes incluses, ordre, liste vide,
+        nombres négatifs, arrondi, valeur par défaut) que de nouveaux tirages répéteraient.
 
         Args:
             problem_id: L'identifiant du problème de code dans la banque.
@@ -144,7 +148,8 @@ def reflexion_tool(ctx: EngineContext) -> Tool:
 
 def tree_of_thoughts_tool(ctx: EngineContext) -> Tool:
     def tree_of_thoughts(numbers: list[int], beam: int = 5) -> dict:
-        """Tree of Thoughts pour le jeu de 24 : recherche en arbre (le modèle propose des étapes et les évalue) pour combiner les quatre nombres en 24.
+        """Tree of Thoughts pour le jeu de 24 : recherche en arbre (le modèle propose des étapes et les
+        évalue) pour combiner les quatre nombres en 24.
 
         Args:
             numbers: Les quatre nombres du puzzle, par exemple [4, 4, 6, 8].
