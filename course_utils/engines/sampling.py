@@ -2,11 +2,12 @@
 
 ``sample(messages, n)`` asks for ``n`` completions in **one request** (``n=``) — the offline
 model, OpenAI and vLLM honour it, and the prompt is billed once; above ``per_request`` (8, the
-offline model's limit) the samples come in chunks of 8, one request after the other. Backends that ignore ``n``
-(Ollama, many OpenRouter models) return fewer choices: the missing samples are then requested
-one at a time through a small bounded thread pool (``max_workers``, 4 by default), so a laptop
-does not fire 32 requests at once. Reasoning models (``o3``, ``gpt-5``...) refuse a temperature
-other than 1: it is dropped for them by :func:`course_utils.llm.normalize_params`.
+offline model's limit) the samples come in chunks of 8, one request after the other. Backends
+that ignore ``n`` (Ollama, many OpenRouter models) return fewer choices: the missing samples are
+then requested one at a time through a small bounded thread pool (``max_workers``, 4 by
+default), so a laptop does not fire 32 requests at once. Reasoning models (``o3``,
+``gpt-5``...) refuse a temperature other than 1: it is dropped for them by
+:func:`course_utils.llm.normalize_params`.
 
 Tokens come from each response's ``usage`` (one per request, whatever ``n``). A 200 without
 ``choices`` counts as empty samples; provider errors (refused key, persistent 429) are raised as
