@@ -503,3 +503,34 @@ def test_the_vote_reads_only_the_probes_not_the_tests():
     model, client = model_with(lambda request, ctx: answers[ctx.sample_index])
     result = self_consistency(DOUBLE, n=3, client=client)
     assert not result.solved and "x + 2" in result.answer and result.passed == 0
+
+
+def test_reflexion_stores_the_reflection_that_preceded_the_fix():
+    memory = FakeMemory()
+    model = OfflineModel(seed=0).script([WRONG, "Raté, je ne sais pas pourquoi.", PARTIAL,
+                                         "Il faut multiplier par deux, y compris les négatifs.",
+                                         RIGHT])
+    result = reflexion(DOUBLE, iterations=3, memory=memory, client=make_client(offline=model))
+    assert result.solved and len(memory.added) == 1
+    assert "y compris les négatifs" in memory.added[0][1] and "double(-2) == -4" in memory.added[0][1]
+
+
+def test_reflexion_on_a_word_problem_never_shows_the_expected_answer():
+    model = OfflineModel(seed=0).script(["Réponse : 7", "Je me suis trompé de calcul.", "Réponse : 12"])
+    result = reflexion(Word("w", "Combien font 3 × 4 ?", 12), iterations=2,
+                       client=make_client(offline=model))
+    assert result.solved
+    for request in model.chat_requests:
+        assert "12" not in last_user(request)
+
+
+def test_the_shared_sandbox_verdicts_are_memoised():
+    from course_utils.engines.verify import cache_info, clear_cache
+
+    clear_cache()
+    model, client = model_with(lambda request, ctx: RIGHT)
+    one_shot(DOUBLE, client=client)
+    one_shot(DOUBLE, client=client)
+    best_of_n(DOUBLE, 4, client=client)
+    info = cache_info()
+    assert info["runs"] == 1 and info["hits"] == 2

@@ -10,7 +10,8 @@ passes every test, or after ``iterations`` attempts. Cost per failed attempt: tw
 and ``add(text, lesson, domain=...)`` — e.g. ``course_utils.memory.VectorMemory``. Lessons are
 retrieved *before the first attempt* and shown in a « Leçons retenues : » block; after the run,
 one lesson is stored if an attempt failed and the model reflected on it: the failing test and
-the model's own reflection (an instructive lesson, not a status such as « échec »).
+the model's own reflection — the last one, which preceded the fix when there was one (an
+instructive lesson, not a status such as « échec »).
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def reflexion(problem: Any, iterations: int = 3, *, memory: Any = None, client: 
         if reflect:
             reflection = ask(messages + [assistant(shown), user(reflection_prompt(verdict))]).strip()
             trace.append(TraceEntry("reflection", attempt, reflection))
-            if reflection and to_store is None:
+            if reflection:  # the last reflection before the end: the one that led to the fix
                 to_store = lesson_text(problem, verdict, reflection)
         messages = messages + [assistant(shown), user(repair_prompt(verdict, reflection))]
 

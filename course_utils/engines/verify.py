@@ -131,7 +131,8 @@ def evaluate_word(problem: Any, text: str | None) -> Verdict:
     if value is None:
         return Verdict(False, 0, 1, None, error="pas de ligne « Réponse : N » lisible")
     ok = same_number(value, problem.answer)
-    return Verdict(ok, int(ok), 1, value, error=None if ok else f"réponse {value}, attendu {problem.answer}")
+    # The expected answer stays out of the note: Reflexion shows notes to the model.
+    return Verdict(ok, int(ok), 1, value, error=None if ok else f"la réponse {value} est fausse")
 
 
 def evaluate(problem: Any, text: str | None, *, sandbox: Any = None) -> Verdict:
