@@ -15,8 +15,15 @@ toolbox when it is missing. Every way of stopping is visible in ``AgentRun.statu
 ``budget_exhausted``  before each call, tokens really used so far (the provider's ``usage``) plus
                       an estimate of the next prompt (``estimate_tokens``) exceed ``token_budget``:
                       the call is not made;
+``timeout``           a ``guard`` (below) stopped the run because a global deadline passed;
 ``error``             a provider error (``llm.LLMError``; 400/401/403 are not retried) or an
                       assistant message still empty after ``max_empty_retries`` new attempts.
+
+``guard`` — an optional hook ``guard(usage, next_prompt_tokens) -> None | (status, message)``
+called before every model call with the run's usage so far and the estimate of the next prompt:
+returning a pair stops the run there, before the call, with that status (one of ``STATUSES``) and
+that French message as the answer. ``course_utils.orchestration`` uses it for a budget that also
+counts the tokens spent inside tools, and for a global timeout.
 
 Retries of 429/5xx/timeouts belong to the SDK (``max_retries`` sets them for this run). An empty
 assistant message (seen with OpenRouter) is asked again without touching the conversation, so
@@ -35,7 +42,7 @@ from .llm import ChatResult, LLMError, ToolCall, Usage
 from .offline.tokens import prompt_tokens
 from .tools import Tool, Toolbox, error_content
 
-STATUSES = ("finished", "escalated", "max_steps", "budget_exhausted", "error")
+STATUSES = ("finished", "escalated", "max_steps", "budget_exhausted", "timeout", "error")
 FINISH = "finish"
 
 DEFAULT_SYSTEM = (
@@ -211,6 +218,11 @@ class _Loop:
         step_usage = Usage()
         empties = 0
         while True:
+            guard = self.options.get("guard")
+            if guard is not None:
+                stop = guard(self.usage, estimate_tokens(self.conversation, request.get("tools")))
+                if stop is not None:
+                    raise _Halt(stop[0], stop[1])
             if budget is not None:
                 needed = estimate_tokens(self.conversation, request.get("tools"))
                 if self.usage.total_tokens + needed > budget:
@@ -314,13 +326,15 @@ def run_agent(
     temperature: float | None = None,
     max_empty_retries: int = 2,
     messages: Iterable[dict] | None = None,
+    guard: Callable[[Usage, int], tuple[str, str] | None] | None = None,
 ) -> AgentRun:
     """Run the ReAct loop on ``task`` with ``toolbox`` (a ``Toolbox`` or a list of functions).
 
     ``system`` — ``None`` uses ``DEFAULT_SYSTEM``, ``""`` sends none. ``messages`` — an earlier
     conversation to continue (the task is appended as a user message). ``max_steps`` counts model
     turns with tools; ``token_budget`` bounds the total tokens of the run (see ``estimate_tokens``);
-    ``max_retries`` overrides the SDK's retries of 429/5xx/timeouts for this run.
+    ``max_retries`` overrides the SDK's retries of 429/5xx/timeouts for this run; ``guard`` is
+    asked before every model call whether to stop (see the module docstring).
     """
     if max_steps < 1:
         raise ValueError("run_agent : max_steps doit valoir au moins 1.")
@@ -332,7 +346,7 @@ def run_agent(
         box = box.with_tools(finish)
     options = {"client": client, "model": model, "token_budget": token_budget,
                "max_retries": max_retries, "ledger": ledger, "temperature": temperature,
-               "max_empty_retries": max_empty_retries}
+               "max_empty_retries": max_empty_retries, "guard": guard}
     loop = _Loop(box, _initial_messages(task, system, messages), options)
     status, error = "finished", None
     try:
