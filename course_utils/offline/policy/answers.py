@@ -10,14 +10,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import lexicon, phrasing
-from .arguments import describe_param
-from .arithmetic import format_number
+from ..understanding import lexicon
+from . import phrasing
+from ..understanding.arguments import describe_param
+from ..understanding.expressions import format_number
 from .history import Episode, Observation
-from .nlu import concepts_of, fold
+from ..understanding.nlu import concepts_of, fold
 from .planning import Call, Plan
 from .relevance import question_kind
-from .schemas import ToolInfo, split_name
+from ..understanding.schemas import ToolInfo, split_name
 from .selection import Intent
 
 _LABELS = (  # first concept found wins: a travel *time* is a route, not a clock

@@ -17,11 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from . import arithmetic, deferral
-from .arguments import default_value
+from ..understanding import expressions
+from . import deferral
+from ..understanding.arguments import default_value
 from .history import Episode, Observation, number_in, same_arguments, same_value
-from .nlu import fold
-from .schemas import ToolInfo
+from ..understanding.nlu import fold
+from ..understanding.schemas import ToolInfo
 from .selection import Intent
 
 _LEFT = ("a", "x", "first", "base", "n1", "num1", "number1", "left", "minuend", "dividend",
@@ -149,7 +150,7 @@ def _tool_intent(intent: Intent, tool: ToolInfo, episode: Episode, siblings: int
 
 def _expression_intent(intent: Intent, tools: dict[str, ToolInfo], episode: Episode):
     mapping = dict(intent.operators)
-    lacking = arithmetic.operations(intent.expression) - set(mapping)
+    lacking = expressions.operations(intent.expression) - set(mapping)
     if lacking:
         names = ", ".join(_OP_NAMES[op] for op in sorted(lacking))
         return [], Failure(intent, None, f"aucun outil disponible pour {names}"), None
@@ -157,8 +158,8 @@ def _expression_intent(intent: Intent, tools: dict[str, ToolInfo], episode: Epis
     steps: list[tuple[Call, float]] = []
     failures: list[Failure] = []
 
-    def resolve(node: arithmetic.Expr) -> float | None:
-        if isinstance(node, arithmetic.Num):
+    def resolve(node: expressions.Expr) -> float | None:
+        if isinstance(node, expressions.Num):
             return node.value
         left, right = resolve(node.left), resolve(node.right)
         if left is None or right is None:

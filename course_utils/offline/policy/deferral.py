@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from . import lexicon, nlu, references
-from .arguments import date_only, extract
+from ..understanding import lexicon, nlu, references
+from ..understanding.arguments import date_only, extract
 from .history import Episode, Observation
-from .nlu import fold, words
+from ..understanding.nlu import fold, words
 from .records import (ID_KEYS, clock, duration_minutes, end, items_of, matching_item, place,
                       select, start)
-from .schemas import ToolInfo, tool_keys
+from ..understanding.schemas import ToolInfo, tool_keys
 
 THRESHOLD = 1.0
 

@@ -13,7 +13,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from . import content_text
+from ..skills import content_text
 from .nlu import fold
 from .schemas import tool_infos
 
@@ -140,7 +140,7 @@ def render(step, fmt: TextFormat) -> str:
     return f"{fmt.thought_label}{sep}{thought}\nAction{sep}{call['name']}{opening}{value}{closing}"
 
 
-def respond(request: dict, act) -> str | None:
+def answer(request: dict, act) -> str | None:
     """Answer a tool-less ReAct text request through ``act`` (the function-calling policy)."""
     fmt = detect(request)
     if fmt is None:

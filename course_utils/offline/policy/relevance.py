@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import lexicon, polarity
-from .nlu import fold, is_request_verb, stem, words
+from ..understanding import lexicon, polarity
+from ..understanding.nlu import fold, is_request_verb, stem, words
 
 THRESHOLD = 4.0
 CUE_WEIGHT = 3.0

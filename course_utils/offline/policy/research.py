@@ -35,13 +35,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import lexicon, phrasing
+from ..understanding import lexicon
+from . import phrasing
 from .history import Episode, Observation
-from .nlu import fold, key_terms, keys, words
+from ..understanding.nlu import fold, key_terms, keys, words
 from .planning import Call
 from .relevance import (Terms, answering_sentences, best_sentence, names_subject, overlap,
                         task_terms, verdict)
-from .schemas import ToolInfo, split_name, tool_keys
+from ..understanding.schemas import ToolInfo, split_name, tool_keys
 from .selection import score_tool
 
 _ID_KEYS = ("id", "page_id", "doc_id", "document_id", "url", "slug", "ref", "reference")

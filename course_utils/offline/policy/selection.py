@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from . import arithmetic, deferral, nlu, references
-from .arguments import enum_default, extract, value_fits
+from ..understanding import expressions, nlu, references
+from . import deferral
+from ..understanding.arguments import enum_default, extract, value_fits
 from .history import same_value
-from .schemas import ToolInfo, tool_keys
+from ..understanding.schemas import ToolInfo, tool_keys
 
 THRESHOLD = 1.0
 
@@ -31,7 +32,7 @@ class Intent:
     tool: str | None
     arguments: dict = field(default_factory=dict)
     missing: tuple[str, ...] = ()
-    expression: arithmetic.Expr | None = None
+    expression: expressions.Expr | None = None
     operators: tuple[tuple[str, str], ...] = ()  # op name -> tool name, for expressions
     deferred: tuple[deferral.Deferred, ...] = ()  # arguments a tool result will give
 
@@ -60,7 +61,7 @@ def best_tool(tools: list[ToolInfo], clause: str) -> tuple[ToolInfo | None, floa
 def operator_tools(tools: list[ToolInfo]) -> dict[str, str]:
     """Map each arithmetic operation to the tool computing it (two numbers in, one out)."""
     mapping: dict[str, str] = {}
-    for op in arithmetic.OPS:
+    for op in expressions.OPS:
         best, best_weight = None, 0.0
         for tool in tools:
             numeric = [p for p in tool.params if p.kind in ("number", "integer")]
@@ -89,7 +90,7 @@ def _expression_param(tool: ToolInfo):
 
 def _arithmetic_intent(clause: str, tools: list[ToolInfo]) -> Intent | None:
     """Operation tools compute an expression step by step; a calculator takes it whole."""
-    tree = arithmetic.find_expression(clause)
+    tree = expressions.find_expression(clause)
     if tree is None:
         return None
     mapping = operator_tools(tools)

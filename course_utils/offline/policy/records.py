@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from . import nlu
-from .nlu import fold, words
-from .schemas import split_name
+from ..understanding import nlu
+from ..understanding.nlu import fold, words
+from ..understanding.schemas import split_name
 
 _PLACE_KEYS = frozenset("""
     city ville lieu location place address adresse endroit salle localisation site venue

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from . import content_text
-from .nlu import fold
-from .schemas import FINISH_NAMES
+from ..skills import content_text
+from ..understanding.nlu import fold
+from ..understanding.schemas import FINISH_NAMES
 
 _ERROR_TYPES = (
     ("unknown_tool", ("outil inconnu", "unknown tool", "outil_inconnu", "n'existe pas",

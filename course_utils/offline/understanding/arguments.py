@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import arithmetic, lexicon, nlu
+from . import expressions, lexicon, nlu
 from .nlu import Number, Span, fold, keys
 from .schemas import Param, ToolInfo, tool_keys
 
@@ -160,7 +160,7 @@ def _string_value(param: Param, tool: ToolInfo, clause: str, others: list[str],
             return lone.text if lone else None
         return pair[0].text if kind == "origin" else pair[1].text
     if kind == "expression":
-        return arithmetic.expression_text(clause)
+        return expressions.expression_text(clause)
     if kind == "language":
         found = [code for word, code in _LANGUAGES.items() if word in nlu.words(clause)]
         return found[0] if found else None
