@@ -12,8 +12,8 @@ COMMANDS = {
     "run": ("course_utils.runner", "Exécute tous les notebooks sans interface (Papermill)."),
     "refresh": ("course_utils.runner:refresh_main",
                 "Ré-exécute notebooks/ et solutions/ hors ligne (sorties à committer)."),
-    "exercises": ("course_utils.exercises", "Génère exercises/ à partir de solutions/."),
-    "grade": ("course_utils.grading", "Note des rendus d'étudiants."),
+    "exercises": ("course_utils.grading.exercises", "Génère exercises/ à partir de solutions/."),
+    "grade": ("course_utils.grading.grader", "Note des rendus d'étudiants."),
 }
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_utils.exercises import (
+from course_utils.grading.exercises import (
     MarkerError,
     check_sync,
     generate,

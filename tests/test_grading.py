@@ -13,9 +13,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_utils import grading
-from course_utils.exercises import generate, make_exercise
-from course_utils.grader import (
+from course_utils.grading import student_check as grading
+from course_utils.grading.exercises import generate, make_exercise
+from course_utils.grading.grader import (
     SolutionError,
     build_notebook,
     csv_text,
@@ -24,7 +24,7 @@ from course_utils.grader import (
     load_check_cells,
     main,
 )
-from course_utils.grading import CheckResult, check, recording
+from course_utils.grading.student_check import CheckResult, check, recording
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "solutions"
@@ -340,3 +340,28 @@ def test_every_solution_scores_full_and_every_exercise_zero(name, graded):
     assert exercise.points == 0 and exercise.max_points == solution.max_points
     assert not {row.status for row in exercise.exercises} & {"invalide", "délai dépassé"}
     assert exercise.cell_errors == ()  # C.1: the stubs run end to end
+
+
+def test_grading_is_a_package_without_import_cycle():
+    """Public names stay valid; modules import one way (grader → restore → exercises → check)."""
+    import ast as ast_
+    import course_utils
+
+    from course_utils.grading import check as package_check
+
+    assert course_utils.check is package_check is check
+    assert grading.check is check
+    folder = Path(grading.__file__).parent
+    imports = {}
+    for path in folder.glob("*.py"):
+        tree = ast_.parse(path.read_text(encoding="utf-8"))
+        imports[path.stem] = {
+            node.module.rsplit(".", 1)[-1] for node in ast_.walk(tree)
+            if isinstance(node, ast_.ImportFrom) and (node.module or "").startswith(
+                "course_utils.grading.")}
+
+    def reaches(start, target, seen=()):
+        return any(dep == target or (dep not in seen and reaches(dep, target, (*seen, dep)))
+                   for dep in imports.get(start, ()))
+
+    assert not [name for name in imports if reaches(name, name)]

@@ -216,7 +216,7 @@ def test_a_job_larger_than_a_pipe_buffer_is_delivered(box):
 
 
 def test_the_worker_rehearsal_leaves_no_trace(fork_box):
-    # The worker rehearses made-up runs before forking (sandbox_rehearsal): none of their
+    # The worker rehearses made-up runs before forking (_worker_rehearsal): none of their
     # names, output or state reaches a real run.
     code = ("def leftovers():\n    found = []\n"
             "    for name in ('solve', 'boxed', 'divide', 'Box', 'check'):\n"
@@ -273,11 +273,12 @@ def test_run_tests_uses_a_shared_sandbox():
 
 
 def test_importing_the_module_starts_nothing():
-    script = ("import os, course_utils.sandbox as s\n"
+    script = ("import os, sys, course_utils.sandbox as s\n"
               "tasks = os.listdir('/proc/self/task') if os.path.isdir('/proc/self/task') else [1]\n"
               "kids = open(f'/proc/self/task/{os.getpid()}/children').read().split() "
               "if os.path.isdir('/proc/self/task') else []\n"
-              "print(s._default is None, len(tasks), len(kids))\n")
+              "print(not [m for m in sys.modules if m.startswith('course_utils.sandbox.')], "
+              "len(tasks), len(kids))\n")
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.split()
     assert out == ["True", "1", "0"]

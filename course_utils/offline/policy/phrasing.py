@@ -106,7 +106,7 @@ CALLS_SILENT = (  # tool use at temperature > 0: an optional one-line thought wi
     "Je consulte {calls}.",
 )
 FINISH_FAILED = (
-    "Un appel a échoué : je termine en le signalant honnêtement.",
+    "Un appel a échoué : je termine en le signalant.",
     "Je n'ai pas pu tout obtenir : je termine en disant ce qui a échoué.",
     "Un outil a échoué ; je l'indique dans ma réponse finale.",
 )

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import ast
 
-from course_utils.sandbox_plain import OP_SYMBOLS
-from course_utils.sandbox_static import analyse, parse_source
+from course_utils.sandbox._plain import OP_SYMBOLS
+from course_utils.sandbox._static import analyse, parse_source
 
 FORMAT_HELPER = "__sandbox_format__"
 COMPARE_HELPER = "__sandbox_compare__"

@@ -26,9 +26,9 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from course_utils.sandbox_plain import OP_SYMBOLS, PlainValueError, compare, describe, truth
-from course_utils.sandbox_rewrite import CodeRefused, compile_checked
-from course_utils.sandbox_static import analyse, parse_source
+from course_utils.sandbox._plain import OP_SYMBOLS, PlainValueError, compare, describe, truth
+from course_utils.sandbox._rewrite import CodeRefused, compile_checked
+from course_utils.sandbox._static import analyse, parse_source
 
 
 class PlanError(ValueError):

@@ -18,9 +18,9 @@ import operator as _operator
 import sys
 from types import ModuleType
 
-from course_utils.sandbox_policy import ALLOWED_MODULES, HIDDEN_NAMES, ONLY_NAMES
-from course_utils.sandbox_rewrite import FORMAT_HELPER, CodeRefused, compile_untrusted
-from course_utils.sandbox_static import attribute_refusal, format_refusal
+from course_utils.sandbox._policy import ALLOWED_MODULES, HIDDEN_NAMES, ONLY_NAMES
+from course_utils.sandbox._rewrite import FORMAT_HELPER, CodeRefused, compile_untrusted
+from course_utils.sandbox._static import attribute_refusal, format_refusal
 
 _real_getattr = _builtins.getattr
 _real_eval = _builtins.eval

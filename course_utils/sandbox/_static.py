@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 
-from course_utils.sandbox_policy import ALLOWED_MODULES
+from course_utils.sandbox._policy import ALLOWED_MODULES
 
 MAX_SOURCE_CHARS = 200_000
 MAX_DEPTH = 250

@@ -47,7 +47,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from course_utils.grading import CHECK_TAG_PREFIX, TODO_COMMENT
+from course_utils.grading.student_check import CHECK_TAG_PREFIX, TODO_COMMENT
 
 BEGIN_SOLUTION = "### BEGIN SOLUTION"
 END_SOLUTION = "### END SOLUTION"
@@ -328,7 +328,14 @@ def check_sync(solutions: Path, exercises: Path) -> list[SyncProblem]:
 def default_dir(name: str) -> Path:
     """``./NAME`` when it exists, else ``NAME`` beside the ``course_utils`` package."""
     here = Path.cwd() / name
-    return here if here.is_dir() else Path(__file__).resolve().parent.parent / name
+    return here if here.is_dir() else course_root() / name
+
+
+def course_root() -> Path:
+    """The folder holding the ``course_utils`` package (``solutions/`` and ``exercises/`` beside it)."""
+    import course_utils
+
+    return Path(course_utils.__file__).resolve().parent.parent
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,69 +1,6 @@
-"""Sandbox: run model-generated code against tests, in a separate process, with several layers.
+"""Caller side: the public API (:class:`Sandbox`, :func:`run_tests`, the result types).
 
-Usage::
-
-    from course_utils.sandbox import run_tests
-    result = run_tests(code, ["fizzbuzz(5) == [1, 2, 'Fizz', 4, 'Buzz']"], timeout=2)
-    result.ok, result.passed, result.total, result.failures, result.error
-
-``tests`` is a list of expressions (each scored), or one assertion program as a string
-(HumanEval's ``check(candidate)`` style, scored as one test; it names the functions it calls,
-e.g. ``problem["test"] + "\\ncheck(fizzbuzz)"``). :class:`Sandbox` keeps a warm worker for many
-runs; ``run_tests`` uses a shared one, started on first use and stopped at exit.
-
-What each layer stops, and what it does not
--------------------------------------------
-1. **Static check** (:func:`static_check`, ``sandbox_static``): refuses dunder attributes
-   (``__class__``, ``__subclasses__``, ``__globals__``, ...), frame and introspection attributes
-   (``gi_frame``, ``f_back``, ``tb_frame``, ``co_code``, ...), names such as ``__builtins__`` or
-   ``__import__``, dangerous builtins (``open``, ``exec``, ``compile``, ``globals``, ``vars``),
-   format templates walking attributes, imports outside the allow-list. It stops the classic
-   escapes *written in the source*; it cannot see names built at run time, hence layer 2.
-2. **Restricted namespace** (``sandbox_builtins``): fresh builtins without those functions;
-   ``getattr``, ``eval``, ``operator.attrgetter`` and dynamic ``str.format`` apply the same
-   rules at run time; modules are read-only views of their public names (no ``random._os``,
-   ``collections._sys``, module ``__builtins__`` or loader). Not a proof: CPython has many
-   objects, and a new path around these rules is possible, hence layers 3 to 5.
-3. **Separate process with an audit hook** (PEP 578, ``sandbox_policy``): in strict mode every
-   audited event is refused except a short list, so opening a file (even by descriptor),
-   starting a process, a socket, ``ctypes``, creating code objects, importing an unloaded
-   module, walking frames from the untrusted code... fail with a French reason, and the run
-   fails. It does not see operations CPython does not audit (``os.write`` on an inherited
-   descriptor, for instance: that is why the code never gets ``os``, and why the child keeps
-   only its result channel open).
-4. **Resource limits** (POSIX): CPU seconds, address space (``memory_mb`` above the worker's
-   own size, Linux), file size 0, no new process, 16 open files, no core file; plus a real
-   wall-clock timeout that kills the process (SIGKILL). **Windows has no resource limits**:
-   only the timeout and the other layers apply there.
-5. **Unforgeable results**: the child keeps one descriptor besides the null device on 0-2, the
-   write end of a pipe to the supervisor (the caller), written only from the runner's closures;
-   the code has no name for it (no ``os``, ``open`` refused even on a descriptor number). The
-   code's ``print`` goes to a capped buffer, returned as ``output`` and never parsed. The run
-   counts only if the child reports ``done``: ``SystemExit``, a crash or a kill pass nothing.
-   Comparisons happen on *plain data* (numbers, strings, lists, tuples, dicts, sets, None,
-   booleans) copied without calling the objects' methods. For expression tests the child only
-   evaluates the calls (``fizzbuzz(5)``) and sends their plain values; the expected values
-   never reach the child's memory, and the caller compares. Assertion programs run in the
-   child, rewritten so that ``==``, ``assert``, ``if``, ``not``... work on plain copies, and the
-   code's functions hand them plain copies. An object whose ``__eq__`` always answers ``True``,
-   a ``str`` subclass or a patched builtin passes nothing. A class instance cannot be compared
-   (the test fails with a clear reason); arithmetic done *by the tests* on such an instance is
-   not protected.
-
-Not protected: a determined attacker with a CPython bug (memory corruption, an unaudited
-path to the OS) can escape an in-process sandbox; code that escaped every layer could also
-write forged records on its channel (for an assertion program, a forged success; for
-expression tests it would have to guess values it never saw). The course's answer for truly
-hostile code is a disposable container or virtual machine (``docker run --network none
---read-only ...``).
-
-Modes: ``"fork"`` (default on POSIX): a warm worker, a clean single-threaded process started
-once with ``subprocess`` (so calling from a Jupyter kernel, which has threads, is safe), forks
-children ahead of time; the caller checks and compiles each new program and test set once
-(they are cached) and hands the run to one of them: about a millisecond per run of trivial
-code on Linux. ``"spawn"`` (default on Windows) starts a fresh interpreter per run: portable,
-a few tens of milliseconds per run. Each run starts with ``random.seed(0)`` and
-``PYTHONHASHSEED=0``: the same code gives the same result.
+See the package docstring (``course_utils.sandbox``) for what each layer stops.
 """
 
 from __future__ import annotations
@@ -75,10 +12,7 @@ import time
 import weakref
 from dataclasses import asdict, dataclass, field
 
-from course_utils.sandbox_static import static_check as _static_check
-
-__all__ = ["Sandbox", "SandboxResult", "TestFailure", "run_tests", "static_check"]
-
+from course_utils.sandbox._static import static_check as _static_check
 
 def static_check(code: str) -> list[str]:
     """French reasons why the sandbox refuses ``code`` before running it ([] if none)."""
@@ -155,7 +89,7 @@ class Sandbox:
             raise ValueError("le mode « fork » n'existe pas sur ce système : utilisez « spawn »")
         self.mode, self.timeout, self.memory_mb = mode, timeout, memory_mb
         self._lock = threading.Lock()
-        self._worker = None  # sandbox_worker.ForkClient, started on first run
+        self._worker = None  # _client.ForkClient, started on first run
         self._finalizer = None
 
     def run(self, code: str, tests, *, timeout: float | None = None,
@@ -166,7 +100,7 @@ class Sandbox:
                    "memory_mb": self.memory_mb if memory_mb is None else memory_mb}
         start = time.perf_counter()
         if self.mode == "spawn":
-            from course_utils.sandbox_supervisor import run_spawned
+            from course_utils.sandbox._spawn import run_spawned
 
             raw = run_spawned(request)
         else:
@@ -174,7 +108,7 @@ class Sandbox:
         return SandboxResult.from_raw(raw, time.perf_counter() - start)
 
     def _ask_worker(self, request: dict) -> dict:
-        from course_utils.sandbox_supervisor import supervise
+        from course_utils.sandbox._supervisor import supervise
 
         with self._lock:
             if self._worker is None or not self._worker.alive():
@@ -186,7 +120,7 @@ class Sandbox:
                 raise
 
     def _start(self) -> None:
-        from course_utils.sandbox_worker import ForkClient
+        from course_utils.sandbox._client import ForkClient
 
         if self._worker is not None and self._worker.owner != os.getpid():
             self._worker = self._finalizer = None  # inherited through a fork: not ours
@@ -229,5 +163,5 @@ def default_sandbox() -> Sandbox:
 
 
 def run_tests(code: str, tests, *, timeout: float = 5.0, memory_mb: int = 512) -> SandboxResult:
-    """Run ``code`` against ``tests`` in the shared sandbox; see the module docstring."""
+    """Run ``code`` against ``tests`` in the shared sandbox; see the package docstring."""
     return default_sandbox().run(code, tests, timeout=timeout, memory_mb=memory_mb)

@@ -21,8 +21,8 @@ from __future__ import annotations
 import marshal
 import os
 
-from course_utils.sandbox_child import World, _run, _sender, compile_job
-from course_utils.sandbox_jobpipe import pack_job, read_job
+from course_utils.sandbox._child import World, _run, _sender, compile_job
+from course_utils.sandbox._jobpipe import pack_job, read_job
 
 CODE = '''
 import math

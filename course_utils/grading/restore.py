@@ -3,7 +3,7 @@
 Check cells (tag ``check:<exercise>``) are read from the solution, with their ``check(...)`` calls
 found statically (labels and points). In the submission, each check cell is replaced by the
 solution's version, wrapped so that it runs a private copy of the check code with a nonce known
-only to that cell; deleted check cells are re-inserted (see :mod:`course_utils.grader`).
+only to that cell; deleted check cells are re-inserted (see :mod:`course_utils.grading.grader`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import ast
 import secrets
 from dataclasses import dataclass
 
-from course_utils import grading
-from course_utils.exercises import check_tags
+from course_utils.grading import student_check as grading
+from course_utils.grading.exercises import check_tags
 
 _WRAPPER = '''\
 # Cellule de vérification « {exercise} » rétablie par le correcteur depuis la solution.

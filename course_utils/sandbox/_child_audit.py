@@ -1,9 +1,8 @@
-"""What the sandbox allows: the import allow-list and the PEP 578 audit hook.
+"""Child side: the PEP 578 audit hook, installed before any untrusted code runs.
 
-This module only defines data and functions; importing it does nothing. The worker (or the
-spawned child) calls :func:`preload` and :func:`install_audit_hook` before any untrusted code
-runs; the hook stays permissive until the child switches it to strict mode, right before it
-executes the untrusted code.
+This module only defines functions; importing it does nothing. The worker (or the spawned child)
+calls :func:`install_audit_hook` before any untrusted code runs; the hook stays permissive until
+the child switches it to strict mode, right before it executes the untrusted code.
 
 In strict mode the hook refuses every audit event except a short list, so anything that reaches
 the operating system through an audited path (files, processes, sockets, ``ctypes``, new code
@@ -17,70 +16,11 @@ from __future__ import annotations
 
 import sys
 
-# Modules the untrusted code may import (through read-only views, see sandbox_builtins).
-ALLOWED_MODULES = frozenset(
-    {
-        "abc", "array", "base64", "binascii", "bisect", "cmath", "collections",
-        "collections.abc", "copy", "dataclasses", "datetime", "decimal", "difflib", "enum",
-        "fractions", "functools", "graphlib", "hashlib", "heapq", "io", "itertools", "json",
-        "keyword", "math", "numbers", "operator", "queue", "random", "re", "statistics",
-        "string", "struct", "textwrap", "time", "typing", "unicodedata",
-    }
-)
-
-# Public names removed from a module's view (escape hatches), or the only names it keeps.
-HIDDEN_NAMES = {
-    "string": frozenset({"Formatter"}),  # Formatter.get_field walks attributes by name
-    "time": frozenset({"tzset"}),
-}
-ONLY_NAMES = {"io": frozenset({"StringIO", "BytesIO"})}
-
-# Modules the warm worker imports once (every run inherits them). The other allowed modules
-# are imported by the child that needs them (its code or tests import them), before strict
-# mode: preloading them all would double the cost of every fork.
-CORE_MODULES = frozenset(
-    {
-        "abc", "array", "bisect", "cmath", "collections", "collections.abc", "copy", "enum",
-        "functools", "heapq", "io", "itertools", "json", "keyword", "math", "numbers",
-        "operator", "random", "re", "string", "struct", "time", "typing",
-    }
-)
-
-# Modules some functions import lazily (strptime, codecs), which strict mode would refuse:
-# imported with the core, or with the module that needs them.
-LAZY_DEPENDENCIES = {
-    "": ("encodings.ascii", "encodings.latin_1", "encodings.utf_16", "encodings.utf_32",
-         "encodings.cp1252", "encodings.unicode_escape"),
-    "time": ("_strptime",),
-    "datetime": ("_strptime",),
-    "unicodedata": ("encodings.idna",),
-}
-
-USER_MODULE = "solution"  # the __name__ of the untrusted code's namespace
+from course_utils.sandbox._policy import USER_MODULE
 
 
 class SandboxViolation(PermissionError):
     """Raised by the audit hook when the untrusted code attempts a forbidden operation."""
-
-
-def preload(names=None) -> dict:
-    """Import allowed modules (default: the core) and their lazy dependencies.
-
-    Returns ``{name: module}`` for the allowed ones among them. Functions of these modules
-    import others lazily (``Counter.most_common`` imports ``heapq``): those must be loaded
-    before strict mode, which refuses any import that reads a file.
-    """
-    import importlib
-
-    wanted = set(CORE_MODULES if names is None else names) & ALLOWED_MODULES
-    loaded = {name: importlib.import_module(name) for name in sorted(wanted)}
-    for name in ("", *sorted(wanted)):
-        for dependency in LAZY_DEPENDENCIES.get(name, ()):
-            try:
-                importlib.import_module(dependency)
-            except ImportError:  # an encoding missing on this platform is not an error
-                pass
-    return loaded
 
 
 def _reason(event: str, args: tuple) -> str:

@@ -25,7 +25,7 @@ Rules (convention C.1: ``check`` never raises; a stub's result never counts as p
 Each call prints one line and appends a :class:`CheckResult` to the active recorders
 (:func:`recording`); the grader reads these structured results, never the printed text.
 
-The grader (``python -m course_utils grade``, see :mod:`course_utils.grader`) runs each restored
+The grader (``python -m course_utils grade``, see :mod:`course_utils.grading.grader`) runs each restored
 check cell through :func:`run_check_cell` inside a *fresh private copy of this module* (its source
 is embedded in the cell and executed under a unique module name): a student who monkeypatched
 ``course_utils.grading.check`` earlier in the kernel does not reach it. This module therefore
@@ -345,10 +345,3 @@ def _publish(payload: dict) -> None:
         publish_display_data({MIME_TYPE: payload, "text/plain": summary})
     except Exception:
         print(summary)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m course_utils grade ...``: see :func:`course_utils.grader.main`."""
-    from course_utils.grader import main as grade_main
-
-    return grade_main(argv)

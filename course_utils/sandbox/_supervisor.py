@@ -11,17 +11,12 @@ exits early (``SystemExit``, a crash, a kill) has passed nothing.
 from __future__ import annotations
 
 import json
-import os
-import queue
 import signal
-import subprocess
-import sys
-import threading
 import time
 from dataclasses import dataclass, field
 
-from course_utils.sandbox_plan import Plan, PlanError, judge_expression, make_plan
-from course_utils.sandbox_plain import PlainValueError, decode
+from course_utils.sandbox._plan import Plan, PlanError, judge_expression, make_plan
+from course_utils.sandbox._plain import PlainValueError, decode
 
 MAX_FRAME = 4 * 1024 * 1024 + 64
 MAX_TOTAL = 16 * 1024 * 1024
@@ -195,75 +190,3 @@ def supervise(request: dict, launch, mode: str = "fork") -> dict:
     if isinstance(handle, str):  # the worker could not compile the code: nothing was run
         return _result(plan, error=f"erreur au chargement du code : {handle}")
     return verdict(plan, collect(handle, plan.timeout, STARTUP_TIMEOUT[mode]))
-
-
-# --- spawn mode: one fresh interpreter per run (Windows, or forced) -----------------------
-
-def python_command(module: str, function: str, *args) -> list[str]:
-    """Command line of a fresh interpreter running ``module.function(*args)``.
-
-    No site-packages (``-S``), no current directory on ``sys.path`` (a student's ``random.py``
-    must not shadow the standard library); course_utils is found after the standard library.
-    """
-    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    boot = ("import sys; sys.path[:] = [p for p in sys.path if p]; "
-            f"sys.path.append({package_parent!r}); "
-            f"from {module} import {function}; {function}({', '.join(map(repr, args))})")
-    return [sys.executable, "-s", "-S", "-c", boot]
-
-
-def child_environment() -> dict:
-    """The caller's environment without Python overrides; fixed hash seed (reproducible)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env["PYTHONHASHSEED"] = "0"
-    return env
-
-
-class SpawnHandle:
-    """A spawned child: job on its stdin, result channel on its stdout (read by a thread)."""
-
-    def __init__(self, plan: Plan):
-        job = plan.job
-        flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)
-        command = python_command("course_utils.sandbox_child", "spawn_main")
-        self.proc = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=child_environment(), creationflags=flags)
-        self.chunks: queue.Queue = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-        try:
-            self.proc.stdin.write(json.dumps(job).encode("utf-8"))
-            self.proc.stdin.close()
-        except OSError:  # the child died before reading its job: collect() sees EOF
-            pass
-
-    def _pump(self) -> None:
-        while True:
-            try:
-                chunk = self.proc.stdout.read1(65536)
-            except (OSError, ValueError):
-                chunk = b""
-            self.chunks.put(chunk)
-            if not chunk:
-                return
-
-    def recv(self, timeout: float):
-        try:
-            return self.chunks.get(timeout=max(timeout, 0))
-        except queue.Empty:
-            return None
-
-    def kill(self) -> None:
-        try:
-            self.proc.kill()
-        except OSError:
-            pass
-
-    def wait(self, need_status: bool = True) -> str:
-        code = self.proc.wait()
-        self.proc.stdout.close()
-        return describe_exit(code)
-
-
-def run_spawned(request: dict) -> dict:
-    return supervise(request, SpawnHandle, mode="spawn")

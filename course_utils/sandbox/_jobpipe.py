@@ -2,7 +2,7 @@
 
 A job is one message of three size-prefixed frames of marshal data: the settings (timeout,
 memory, output limit, modules), the compiled code, the tests (program or probes, and their
-code objects). The caller marshals the code and the tests once (``sandbox_plan.fork_blobs``)
+code objects). The caller marshals the code and the tests once (``_plan.fork_blobs``)
 and reuses the bytes for every run of the same code or tests; only the settings are marshalled
 per run. The caller writes the message and closes the pipe; the child reads exactly the three
 frames, closes its end, and only then runs anything: the untrusted code never sees this

@@ -1,7 +1,7 @@
 """Child side of one sandbox run: load the untrusted code, run the tests, report plain data.
 
 The child is a fresh process: forked from the warm worker ahead of time (it then waits for
-its job on a pipe, see sandbox_worker and sandbox_jobpipe), or spawned. Before any untrusted
+its job on a pipe, see _worker and _jobpipe), or spawned. Before any untrusted
 code runs it:
 
 1. keeps one file descriptor, the *result channel* (a pipe to the supervisor), plus the pipe
@@ -39,10 +39,10 @@ try:  # imported here so that a forked child does not import it (a file read) at
 except ImportError:  # Windows: no resource limits (see the sandbox docstring)
     resource = None
 
-from course_utils import sandbox_builtins, sandbox_rewrite
-from course_utils.sandbox_builtins import OutputBuffer, build_views, make_builtins
-from course_utils.sandbox_jobpipe import read_job
-from course_utils.sandbox_plain import (
+from course_utils.sandbox import _child_builtins, _rewrite
+from course_utils.sandbox._child_builtins import OutputBuffer, build_views, make_builtins
+from course_utils.sandbox._jobpipe import read_job
+from course_utils.sandbox._plain import (
     PlainValueError,
     describe,
     encode,
@@ -50,12 +50,13 @@ from course_utils.sandbox_plain import (
     truth,
     type_name,
 )
-from course_utils.sandbox_plain import compare as plain_compare
-from course_utils.sandbox_policy import CORE_MODULES, USER_MODULE, SandboxViolation, preload
-from course_utils.sandbox_rewrite import COMPARE_HELPER, FAIL_HELPER, TRUTH_HELPER, CodeRefused
+from course_utils.sandbox._plain import compare as plain_compare
+from course_utils.sandbox._child_audit import SandboxViolation
+from course_utils.sandbox._policy import CORE_MODULES, USER_MODULE, preload
+from course_utils.sandbox._rewrite import COMPARE_HELPER, FAIL_HELPER, TRUTH_HELPER, CodeRefused
 
 MAX_RECORD = 4 * 1024 * 1024
-RUNNER_FILES = frozenset({__file__, sandbox_builtins.__file__, sandbox_rewrite.__file__})
+RUNNER_FILES = frozenset({__file__, _child_builtins.__file__, _rewrite.__file__})
 
 
 class TestAssertionFailed(AssertionError):
@@ -207,7 +208,7 @@ def _plain_returning(function, name: str):
 
 
 def _test_helpers(program_lines: list[str]) -> dict:
-    """Builtins added to the tests' namespace (see sandbox_rewrite.TestRewriter)."""
+    """Builtins added to the tests' namespace (see _rewrite.TestRewriter)."""
     last: list = []  # the last comparison that came out false, as plain data
 
     def compare(left, ops, rights):
@@ -254,15 +255,15 @@ def compile_job(job: dict):
     """``(code, tests), None`` or ``None, French error``: a spawned child compiles its job.
 
     The sources are parsed and checked again here (in fork mode the caller compiles them,
-    see ``sandbox_plan.fork_blobs``, and the child receives the code objects).
+    see ``_plan.fork_blobs``, and the child receives the code objects).
     """
     program = job.get("program")
     try:
-        code = sandbox_rewrite.compile_untrusted(job["code"], "<solution>")
+        code = _rewrite.compile_untrusted(job["code"], "<solution>")
         if program is not None:
-            tests = [sandbox_rewrite.compile_untrusted(program, "<tests>", tests=True)]
+            tests = [_rewrite.compile_untrusted(program, "<tests>", tests=True)]
         else:
-            tests = [[sandbox_rewrite.compile_untrusted(src, "<tests>", "eval", tests=True)
+            tests = [[_rewrite.compile_untrusted(src, "<tests>", "eval", tests=True)
                       for src in probes] for probes in job["probes"]]
     except (SyntaxError, CodeRefused) as exc:
         return None, str(exc)
@@ -395,7 +396,7 @@ def run_child(job: dict, channel_fd: int, guard, world: World) -> None:
 
 def spawn_main() -> None:
     """Entry point of a spawned child: job on stdin, channel on the original stdout."""
-    from course_utils.sandbox_policy import install_audit_hook
+    from course_utils.sandbox._child_audit import install_audit_hook
 
     job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
     channel = os.dup(1)

@@ -3,7 +3,7 @@
 For each submission (``.ipynb`` files given directly or found recursively in folders), the grader:
 
 1. pairs it with ``solutions/<same file name>`` (``--solutions DIR`` to change the folder);
-2. rebuilds the notebook to run (:mod:`course_utils.grader_restore`): the student's cells, where
+2. rebuilds the notebook to run (:mod:`course_utils.grading.restore`): the student's cells, where
    every check cell (tag ``check:<exercise>``, visible *and* hidden parts) is replaced by the
    solution's version. A student check cell is matched by cell id, else by tag (k-th cell tagged
    ``check:X`` ↔ k-th such cell of the solution); a deleted one is re-inserted right after the
@@ -17,7 +17,7 @@ For each submission (``.ipynb`` files given directly or found recursively in fol
    change; API keys are removed from the kernel's environment when offline), ``PYTHONPATH``
    pointing at this course; a ``BATCH_MODE = True`` cell is injected after the ``parameters`` cell;
 4. scores each check from the structured results published by the restored cells only (see
-   :func:`course_utils.grading.run_check_cell`), authenticated by a random nonce per restored cell
+   :func:`course_utils.grading.student_check.run_check_cell`), authenticated by a random nonce per restored cell
    that appears nowhere but in that cell's source. Points are all-or-nothing per ``check`` call;
    maximum points come from the solution's source (literal ``points=`` of each ``check`` call).
 
@@ -49,18 +49,18 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from course_utils import grading
-from course_utils.exercises import default_dir, read_solution
-from course_utils.kernel import KERNEL_NAME, install_kernel
-from course_utils.grader_restore import (  # noqa: F401 - re-exported
+from course_utils.grading import student_check as grading
+from course_utils.grading.exercises import course_root, default_dir, read_solution
+from course_utils.grading.restore import (  # noqa: F401 - re-exported
     CheckCell,
     SolutionError,
     StaticCheck,
     build_notebook,
     load_check_cells,
 )
+from course_utils.kernel import KERNEL_NAME, install_kernel
 
-COURSE_ROOT = Path(__file__).resolve().parent.parent
+COURSE_ROOT = course_root()
 _PRIORITY = (grading.TIMEOUT, grading.ERROR, grading.FAIL, grading.TODO)
 
 

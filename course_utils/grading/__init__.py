@@ -1,0 +1,42 @@
+"""Exercises and grading: the student self-check, the exercise generator, the instructor grader.
+
+Which side of the trust boundary each module runs on:
+
+* :mod:`~course_utils.grading.student_check` — **student kernel**. ``check(...)`` prints ✅/❌;
+  standard library only, imported by every exercise notebook (``from course_utils import check``).
+* :mod:`~course_utils.grading.exercises` — maintainer tool: writes ``exercises/`` from
+  ``solutions/`` (``python -m course_utils exercises [--check]``).
+* :mod:`~course_utils.grading.restore` — **grader**: rebuilds a submission with the instructor's
+  check cells restored by tag.
+* :mod:`~course_utils.grading.grader` — **grader**: ``python -m course_utils grade``.
+
+Dependencies go one way (grader → restore → exercises → student_check); importing this package
+loads only the standard-library self-check.
+"""
+
+from __future__ import annotations
+
+from course_utils.grading.student_check import (
+    CHECK_TAG_PREFIX,
+    ERROR,
+    FAIL,
+    INVALID,
+    OK,
+    STATUSES,
+    TIMEOUT,
+    TODO,
+    TODO_COMMENT,
+    CheckResult,
+    check,
+    recording,
+)
+
+__all__ = ["check", "CheckResult", "recording", "CHECK_TAG_PREFIX", "TODO_COMMENT", "STATUSES",
+           "OK", "FAIL", "TODO", "ERROR", "TIMEOUT", "INVALID", "main"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m course_utils grade ...`` (see :mod:`course_utils.grading.grader`)."""
+    from course_utils.grading.grader import main as grade_main
+
+    return grade_main(argv)

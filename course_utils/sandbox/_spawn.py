@@ -1,0 +1,98 @@
+"""Caller side of spawn mode: one fresh interpreter per run (Windows, or forced).
+
+Also the command line and environment of every process the caller starts (the warm worker too).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+
+from course_utils.sandbox._child import spawn_main
+from course_utils.sandbox._plan import Plan
+from course_utils.sandbox._supervisor import describe_exit, supervise
+
+
+def package_parent() -> str:
+    """The folder that holds the ``course_utils`` package (wherever this module sits in it)."""
+    import course_utils
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(course_utils.__file__)))
+
+
+def python_command(function, *args) -> list[str]:
+    """Command line of a fresh interpreter running ``function(*args)`` (a module-level function).
+
+    No site-packages (``-S``), no current directory on ``sys.path`` (a student's ``random.py``
+    must not shadow the standard library); course_utils is found after the standard library.
+    The module and name come from the function object itself: renaming a module cannot leave a
+    stale string behind.
+    """
+    module, name = function.__module__, function.__qualname__
+    if "." in name or "<" in name:
+        raise ValueError(f"not a module-level function: {module}.{name}")
+    boot = ("import sys; sys.path[:] = [p for p in sys.path if p]; "
+            f"sys.path.append({package_parent()!r}); "
+            f"from {module} import {name}; {name}({', '.join(map(repr, args))})")
+    return [sys.executable, "-s", "-S", "-c", boot]
+
+
+def child_environment() -> dict:
+    """The caller's environment without Python overrides; fixed hash seed (reproducible)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONHASHSEED"] = "0"
+    return env
+
+
+class SpawnHandle:
+    """A spawned child: job on its stdin, result channel on its stdout (read by a thread)."""
+
+    def __init__(self, plan: Plan):
+        job = plan.job
+        flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)
+        command = python_command(spawn_main)
+        self.proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=child_environment(), creationflags=flags)
+        self.chunks: queue.Queue = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        try:
+            self.proc.stdin.write(json.dumps(job).encode("utf-8"))
+            self.proc.stdin.close()
+        except OSError:  # the child died before reading its job: collect() sees EOF
+            pass
+
+    def _pump(self) -> None:
+        while True:
+            try:
+                chunk = self.proc.stdout.read1(65536)
+            except (OSError, ValueError):
+                chunk = b""
+            self.chunks.put(chunk)
+            if not chunk:
+                return
+
+    def recv(self, timeout: float):
+        try:
+            return self.chunks.get(timeout=max(timeout, 0))
+        except queue.Empty:
+            return None
+
+    def kill(self) -> None:
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+
+    def wait(self, need_status: bool = True) -> str:
+        code = self.proc.wait()
+        self.proc.stdout.close()
+        return describe_exit(code)
+
+
+def run_spawned(request: dict) -> dict:
+    return supervise(request, SpawnHandle, mode="spawn")
