@@ -27,12 +27,12 @@ nothing is lost across retries. ``AgentRun`` keeps every step: thought, tool cal
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable
 
 from . import llm
 from .llm import ChatResult, LLMError, ToolCall, Usage
+from .offline.tokens import prompt_tokens
 from .tools import Tool, Toolbox, error_content
 
 STATUSES = ("finished", "escalated", "max_steps", "budget_exhausted", "error")
@@ -49,7 +49,6 @@ BEST_EFFORT_PROMPT = (
     "à la tâche initiale du mieux possible, avec les seules informations déjà obtenues, et dis "
     "clairement ce qui manque."
 )
-CHARS_PER_TOKEN = 4
 
 
 def finish(answer: str) -> str:
@@ -146,16 +145,21 @@ def _short(text: str, limit: int) -> str:
 # --------------------------------------------------------------------------- estimator
 
 
-def estimate_tokens(messages: Iterable[dict], tools: list[dict] | None = None) -> int:
-    """Rough token count of a prompt: its JSON (messages + tool schemas) at ~4 characters a token.
+def estimate_tokens(messages: Iterable[dict], tools: list[dict] | None = None,
+                    tool_choice: Any = None) -> int:
+    """Estimated prompt tokens of the next request: the offline simulator's own estimator
+    (``offline.tokens.prompt_tokens``: ~4 characters a token plus OpenAI's per-message framing).
 
-    It is a deliberate estimate, not a tokenizer: about right for English and French text with
-    OpenAI tokenizers, cheap, and provider-independent. Only the NEXT prompt is estimated; the
-    budget uses the provider's real ``usage`` for every call already made.
+    It is a deliberate estimate, not a tokenizer: cheap and provider-independent, and against the
+    offline backend it is exactly the ``prompt_tokens`` the simulator will report. Only the NEXT
+    prompt is estimated; the budget uses the provider's real ``usage`` for every call already made.
     """
-    payload = json.dumps({"messages": list(messages), "tools": tools or []}, ensure_ascii=False,
-                         separators=(",", ":"))
-    return math.ceil(len(payload) / CHARS_PER_TOKEN)
+    request: dict[str, Any] = {"messages": list(messages)}
+    if tools:
+        request["tools"] = tools
+    if tool_choice is not None:
+        request["tool_choice"] = tool_choice
+    return prompt_tokens(request)
 
 
 # --------------------------------------------------------------------------- the loop

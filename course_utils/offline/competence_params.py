@@ -32,8 +32,9 @@ Arithmetic (``skills/arithmetic.py``)
     ``step_accuracy``: probability of getting one step of a word problem right; a problem of ``s``
     steps is right with ``step_accuracy ** s``. ``trap_truth`` / ``trap_mistake``: on a
     *systematic-mistake* problem, probability of the truth and of the tempting mistake (the rest
-    goes to the other mistakes). ``expression_accuracy``: probability of computing a plain
-    arithmetic expression right.
+    goes to the other mistakes); the mistake is clearly the more likely — that is what makes these
+    problems traps (the bat-and-ball question fools strong models too).
+    ``expression_accuracy``: probability of computing a plain arithmetic expression right.
 
 ``OfflineModel(competence=...)`` takes a :class:`Competence` (both models), a dict of field
 overrides (both models), or ``{"offline-fast": {...}, "offline-big": {...}}``; the model's
@@ -78,8 +79,8 @@ class Competence:
     cot_slip_rate: float = 0.1
     # arithmetic
     step_accuracy: float = 0.9
-    trap_truth: float = 0.3
-    trap_mistake: float = 0.5
+    trap_truth: float = 0.25
+    trap_mistake: float = 0.6
     expression_accuracy: float = 0.9
 
     def code_p(self, difficulty: float) -> float:
@@ -109,7 +110,7 @@ DEFAULTS: dict[str, Competence] = {
         code_p_easy=0.97, code_p_hard=0.45, misconception_share=0.8, repair_q=0.75,
         overfit_share=0.4, lesson_gain=0.8, reflection_hit=0.85, injection_compliance=0.3,
         proposals=8, slip_rate=0.05, insight=0.4, value_accuracy=(1.0, 0.97, 0.85, 0.7),
-        cot_slip_rate=0.04, step_accuracy=0.96, trap_truth=0.4, trap_mistake=0.45,
+        cot_slip_rate=0.04, step_accuracy=0.96, trap_truth=0.35, trap_mistake=0.55,
         expression_accuracy=0.98,
     ),
 }
@@ -136,12 +137,16 @@ def resolve(overrides: Any = None) -> dict[str, Competence]:
     return {name: value.replace(**overrides) for name, value in table.items()}
 
 
-def competence(model: str | None = None, overrides: Any = None):
+def competence(model: Any = None, overrides: Any = None):
     """The active parameters: one :class:`Competence` for ``model``, else ``{model: Competence}``.
+
+    ``model`` may also be an ``OfflineModel``: its own parameters (after its ``competence=``).
 
     >>> competence("offline-big").repair_q
     0.75
     """
+    if isinstance(getattr(model, "competence", None), dict):
+        return dict(model.competence)
     table = resolve(overrides)
     if model is None:
         return table

@@ -20,6 +20,9 @@ Each record of ``calls`` says who answered under ``"skill"``: the skill's name (
 step, the fault's name for a fault (``"timeout"``, ``"http_429"``…), ``None`` when no chat answer
 was produced (embeddings, model list, a 400).
 
+``OfflineModel(competence=...)`` sets the parameters of the code, game24 and arithmetic skills
+(see ``competence_params``); ``model.competence`` is ``{model name: Competence}``, printable.
+
 Requests are validated like the real API first (400 with an OpenAI-style body, see
 ``validation``). Determinism: same request + same seed → same answer (ids included) at
 temperature 0 or absent; at temperature > 0, identical requests get sample indices 0, 1, 2…
@@ -139,14 +142,19 @@ class OfflineModel:
             self._faults.extend(checked)
         return self
 
-    def client(self, **kwargs: Any):
-        """A genuine ``openai.OpenAI`` client served by this model (kwargs: max_retries…)."""
-        import openai
+    def client(self, *, max_retries: int | None = None, timeout: float | None = None,
+               **options: Any):
+        """A genuine ``openai.OpenAI`` client served by this model.
 
-        options = {"api_key": "offline", "base_url": BASE_URL}
-        options.update(kwargs)
-        options.setdefault("http_client", http_module().Client(transport=self.transport))
-        return openai.OpenAI(**options)
+        Built by ``course_utils.llm.make_client(offline=self)``, the one construction of an
+        offline client: its usage reaches the session ledger and ``llm.offline_model_of`` finds
+        this model. Other SDK options (``api_key=…``, ``default_headers=…``) give a copy of that
+        client with those options (``OpenAI.with_options``), on the same transport.
+        """
+        from ..llm import make_client
+
+        client = make_client(offline=self, max_retries=max_retries, timeout=timeout)
+        return client.with_options(**options) if options else client
 
     def async_client(self, **kwargs: Any):
         """A genuine ``openai.AsyncOpenAI`` client served by this model."""

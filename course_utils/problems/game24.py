@@ -33,7 +33,7 @@ from typing import Iterable
 TARGET = Fraction(24)
 MAX_EXPRESSION_LENGTH = 200
 
-__all__ = ["check24", "game24_puzzles", "hardness", "solve24", "next_states", "TARGET"]
+__all__ = ["check24", "game24_puzzles", "hardness", "reachable", "solve24", "next_states", "TARGET"]
 
 
 # ----------------------------------------------------------------------------- solver
@@ -83,6 +83,11 @@ def _reachable(numbers: tuple[int, ...]) -> dict[Fraction, str]:
                 for value, expression in _combine(x, ex, y, ey):
                     values.setdefault(value, expression)
     return values
+
+
+def reachable(numbers: Iterable) -> dict[Fraction, str]:
+    """Every value reachable from ``numbers`` (ints or Fractions, any count) → one expression."""
+    return _reachable(tuple(sorted(Fraction(n) for n in numbers)))
 
 
 def _splits(numbers: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:

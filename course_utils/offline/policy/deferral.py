@@ -22,13 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ...text import fold, words
 from ..understanding import lexicon, nlu, references
 from ..understanding.arguments import date_only, extract
-from .history import Episode, Observation
-from ..understanding.nlu import fold, words
-from .records import (ID_KEYS, clock, duration_minutes, end, items_of, matching_item, place,
-                      select, start)
 from ..understanding.schemas import ToolInfo, tool_keys
+from .history import Episode, Observation
+from .records import ID_KEYS, clock, duration_minutes, end, items_of, matching_item, place, select, start
 
 THRESHOLD = 1.0
 

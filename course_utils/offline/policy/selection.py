@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..understanding import expressions, nlu, references
-from . import deferral
 from ..understanding.arguments import enum_default, extract, value_fits
-from .history import same_value
 from ..understanding.schemas import ToolInfo, tool_keys
+from . import deferral
+from .history import same_value
 
 THRESHOLD = 1.0
 

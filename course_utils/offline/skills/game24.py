@@ -23,7 +23,10 @@ Step model (parameters in ``competence_params``): a *plausible* step combines tw
 proposal is, with probability ``insight``, a step that keeps 24 reachable (exact check) when one
 exists, else a plausible step drawn uniformly; ``proposals`` distinct steps per state; each has
 an arithmetic **slip** (its result off by 1 or 2) with probability ``slip_rate``. A value
-judgement is right with probability ``value_accuracy[remaining - 1]``. A direct answer is one
+judgement is right with probability ``value_accuracy[remaining - 1]`` (right about a reachable
+state: ``sûr`` with two numbers or fewer, else ``sûr`` 60 % / ``probable`` 40 %; wrong about an
+unreachable one: ``probable`` 80 % / ``sûr`` 20 %; the ``sûr`` line shows an expression found by
+the exact solver). A direct answer is one
 rollout of that step model (slip rate ``slip_rate`` for IO, ``cot_slip_rate`` for a written chain
 of thought): it is right only when the rollout happens to reach 24, so it is rarely right on hard
 puzzles, and the model still writes « = 24 » when it is wrong. Nothing here is tuned to a search
@@ -35,19 +38,13 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from ...text import fold
 from . import SkillContext, last_user_text
 
 _NUMBER = r"-?\d+(?:/\d+)?(?:\.\d+)?"
 _STEP_LINE = re.compile(
     rf"({_NUMBER})\s*([+\-*/×÷−])\s*({_NUMBER})\s*=\s*({_NUMBER})\s*\((?:reste|left)\s*:?\s*"
     r"([^)]*)\)", re.IGNORECASE)
-
-
-def _fold(text: str) -> str:
-    import unicodedata
-
-    decomposed = unicodedata.normalize("NFD", text.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def _fraction(text: str) -> Fraction | None:
@@ -78,7 +75,7 @@ def classify(text: str) -> tuple[str, str, list[Fraction], str] | None:
     ``mode`` is propose, value, judge, cot or direct; ``tail`` holds what follows the numbers (a
     paper-style « Steps: » prefix, the answer to judge).
     """
-    folded = _fold(text)
+    folded = fold(text)
     if "24" not in folded and "possible next steps" not in folded:  # the paper's propose
         return None                                                   # prompt never says 24
     french = "jeu de 24" in folded or "nombres restants" in folded
@@ -118,7 +115,7 @@ def classify(text: str) -> tuple[str, str, list[Fraction], str] | None:
     if numbers is None:
         return None
     tail = text[inputs[-1].end():]
-    if "possible next steps" in _fold(tail):
+    if "possible next steps" in fold(tail):
         return "propose", language, numbers, ""
     if "each step, you are only allowed" in folded:
         return "cot", language, numbers, tail
@@ -129,9 +126,9 @@ def classify(text: str) -> tuple[str, str, list[Fraction], str] | None:
 
 
 def _reachable(state: tuple[Fraction, ...]) -> bool:
-    from course_utils.problems.game24 import TARGET, _reachable as reach
+    from course_utils.problems.game24 import TARGET, reachable
 
-    return TARGET in reach(tuple(sorted(state)))
+    return TARGET in reachable(state)
 
 
 def _moves(state: list[Fraction]) -> list[tuple[Fraction, str, Fraction, Fraction, tuple]]:
@@ -203,21 +200,23 @@ def propose(state: list[Fraction], language: str, ctx: SkillContext, comp) -> st
 
 
 def value(state: list[Fraction], language: str, ctx: SkillContext, comp) -> str:
-    reachable = _reachable(tuple(state))
+    """Tries, then a verdict right with probability ``value_accuracy[len(state) - 1]``."""
+    possible = _reachable(tuple(state))
     right = ctx.rng.random() < comp.value_accuracy_for(len(state))
-    if reachable == right:
+    if right and possible:
         verdict = "sûr" if len(state) <= 2 or ctx.rng.random() < 0.6 else "probable"
-        verdict = verdict if reachable else "impossible"
+    elif right:
+        verdict = "impossible"
+    elif possible:
+        verdict = "impossible"
     else:
-        verdict = "impossible" if reachable else ("probable" if ctx.rng.random() < 0.8 else "sûr")
-    if not right and not reachable and verdict == "impossible":
-        verdict = "probable"
+        verdict = "probable" if ctx.rng.random() < 0.8 else "sûr"
     total = sum(state)
     tries = [f"{' + '.join(show(v) for v in state)} = {show(total)}"] if len(state) > 1 else []
-    if verdict == "sûr" and reachable:
-        from course_utils.problems.game24 import _reachable as reach, TARGET
+    if verdict == "sûr" and possible:
+        from course_utils.problems.game24 import TARGET, reachable
 
-        tries.append(f"{reach(tuple(sorted(state)))[TARGET]} = 24")
+        tries.append(f"{reachable(state)[TARGET]} = 24")
     if language == "en":
         verdict = {"sûr": "sure", "probable": "likely", "impossible": "impossible"}[verdict]
         note = ("I cannot obtain 24 now, but numbers are within a reasonable range"

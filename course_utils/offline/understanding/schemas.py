@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...text import fold, words
 from . import lexicon
-from .nlu import fold, keys, words
+from .nlu import keys
 
 FINISH_NAMES = ("finish", "final_answer", "terminer", "repondre", "done")
 
@@ -29,7 +30,8 @@ _KINDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("expression", "expression expr formula formule equation calcul"),
         ("query", "query q search keywords keyword topic sujet terms question requete recherche "
                   "theme"),
-        ("id", "id ids identifier identifiant ref reference"),
+        ("id", "id ids identifier identifiant ref reference ticker symbol symbole sku isbn iata "
+               "icao tracking suivi immatriculation plaque"),
         ("answer", "answer reponse final"),
         ("title", "title titre name nom label libelle subject objet"),
         ("text", "text texte content contenu message body log logs note corps extrait"),
