@@ -8,7 +8,8 @@
 
 Modules, one concept each: ``embedders`` (``HashingEmbedder``, ``OpenAIEmbedder``), ``store``
 (``VectorMemory``, ``Hit``, ``Entry``), ``files`` (what a path holds, French refusals, JSON
-export/import formats), ``quality`` (hits@k of the right family).
+export/import formats), ``quality`` (hits@k of the right family), ``synthetic`` (generated
+family/pitfall lessons for benchmarks and measurements).
 """
 
 from __future__ import annotations

@@ -3,9 +3,11 @@
 What it guarantees:
 
 * **Nothing acknowledged is lost.** Each write (``add``, ``clear``, ``import_json``, the access
-  counts updated by ``search``) is one SQLite transaction in WAL mode with ``synchronous=FULL``:
-  once ``add`` has returned its id, the lesson survives a killed process (and a power cut).
-  A process killed in the middle of a write leaves the file as it was before that write.
+  counts updated by ``search``) is one SQLite transaction in WAL mode. Lessons are committed with
+  ``synchronous=FULL``: once ``add`` has returned its id, the lesson survives a killed process
+  (and a power cut). Access counts are bookkeeping, committed without the flush: a power cut may
+  lose the last ones, a killed process loses none. A process killed in the middle of a write
+  leaves the file as it was before that write.
 * **Several processes may share one file**: writes take SQLite's write lock (``BEGIN IMMEDIATE``
   with a busy timeout), readers see a consistent snapshot.
 * **A file is read with the embedder that wrote it**: the embedder's name and dimension are stored
