@@ -168,3 +168,13 @@ def test_hits_at_k_on_synthetic_families():
     at_5 = hits_at_k(HashingEmbedder(), stored, queries, k=5)
     assert 1 / len(FAMILIES) < at_1 <= at_5 <= 1.0  # better than chance, monotone in k
     assert hits_at_k(HashingEmbedder(), [], queries) == 0.0
+
+
+def test_openai_embedder_explains_a_server_without_the_endpoint_and_other_failures():
+    missing = OpenAIEmbedder(OfflineModel(seed=0, faults=[404]).client(), "offline-embed")
+    with pytest.raises(EmbeddingError, match="ne fournit pas d'embeddings") as info:
+        missing.embed(["x"])
+    assert "(404)" in str(info.value)
+    refused = OpenAIEmbedder(OfflineModel(seed=0, faults=[401]).client(), "offline-embed")
+    with pytest.raises(EmbeddingError, match="OPENAI_API_KEY"):
+        refused.embed(["x"])

@@ -179,11 +179,16 @@ def _explain(exc: BaseException, backend: str, model: str) -> EmbeddingError:
         "HashingEmbedder() (hors ligne, sans réseau)."
     )
     status = getattr(exc, "status_code", None)
-    if isinstance(exc, (openai.NotFoundError, openai.BadRequestError)) or status in (404, 405, 501):
-        detail = getattr(exc, "message", None) or str(exc)
+    detail = getattr(exc, "message", None) or str(exc)
+    if status in (404, 405, 501) or getattr(exc, "code", None) == "model_not_found":
         return EmbeddingError(
             f"le backend {backend} ne fournit pas d'embeddings avec le modèle « {model} » "
             f"({status}) : {fix} Détail : {detail}"
+        )
+    if isinstance(exc, openai.BadRequestError):
+        return EmbeddingError(
+            f"requête d'embeddings refusée par {backend} (400) avec le modèle « {model} » : si ce "
+            f"n'est pas un modèle d'embeddings, {fix} Détail : {detail}"
         )
     from ..llm import explain_error
 
