@@ -253,7 +253,7 @@ def test_self_consistency_on_code_groups_programs_by_their_outputs():
     # RIGHT ×2 and its equivalent (x * 2) agree on every input: 3 votes against WRONG's 2
     assert result.solved and "2 * x" in result.answer
     assert sorted(e.score for e in result.trace) == [1, 1, 2, 3]
-    assert len(sandbox.runs) == 4 + 1  # 4 distinct programs probed, then the winner graded
+    assert len(sandbox.runs) == 4  # 4 distinct programs, probes and tests in one run each
 
 
 def test_self_consistency_probes_never_carry_expected_values():
@@ -266,8 +266,9 @@ def test_self_consistency_probes_never_carry_expected_values():
 
     model, client = model_with(lambda request, ctx: RIGHT)
     self_consistency(DOUBLE, n=3, client=client, sandbox=Spy())
-    probes = seen[0]
+    probes = seen[0][:3]
     assert probes == ["[double(1)] == []", "[double(3)] == []", "[double(-2)] == []"]
+    assert seen[0][3:] == list(DOUBLE.tests)  # graded in the same run, read apart from the vote
 
 
 # ----------------------------------------------------------------------------- Reflexion
@@ -485,3 +486,20 @@ def test_engine_result_prints_and_serialises():
     assert text.startswith("one_shot — double : ✅ résolu, 3/3 tests, 1 appel(s) au modèle")
     data = json.loads(result.to_json())
     assert data["engine"] == "one_shot" and data["trace"][0]["kind"] == "sample"
+
+
+def test_more_samples_than_one_request_allows_come_in_chunks_of_eight():
+    model, client = model_with(lambda request, ctx: f"échantillon {ctx.sample_index}")
+    out = sample([{"role": "user", "content": "Bonjour"}], 20, client=client,
+                 model="offline-fast", temperature=0.8)
+    assert [r["n"] for r in model.chat_requests] == [8, 8, 4]
+    assert out.texts == tuple(f"échantillon {i}" for i in range(20)) and out.requests == 3
+
+
+def test_the_vote_reads_only_the_probes_not_the_tests():
+    # WRONG twice agrees with itself on the probes; RIGHT once: the vote picks WRONG, whatever
+    # the tests say (they only grade the winner afterwards).
+    answers = [WRONG, RIGHT, WRONG]
+    model, client = model_with(lambda request, ctx: answers[ctx.sample_index])
+    result = self_consistency(DOUBLE, n=3, client=client)
+    assert not result.solved and "x + 2" in result.answer and result.passed == 0

@@ -1,11 +1,13 @@
 """Model calls of the engines: ``n`` samples of one conversation, with real usage and timing.
 
 ``sample(messages, n)`` asks for ``n`` completions in **one request** (``n=``) — the offline
-model, OpenAI and vLLM honour it, and the prompt is billed once. Backends that ignore ``n``
-(Ollama, many OpenRouter models) return fewer choices: the missing samples are then requested
-one at a time through a small bounded thread pool (``max_workers``, 4 by default), so a laptop
-does not fire 32 requests at once. Reasoning models (``o3``, ``gpt-5``...) refuse a temperature
-other than 1: it is dropped for them by :func:`course_utils.llm.normalize_params`.
+model, OpenAI and vLLM honour it, and the prompt is billed once; above ``per_request`` (8, the
+offline model's limit) the samples come in chunks of 8, one request after the other. Backends
+that ignore ``n`` (Ollama, many OpenRouter models) return fewer choices: the missing samples are
+then requested one at a time through a small bounded thread pool (``max_workers``, 4 by
+default), so a laptop does not fire 32 requests at once. Reasoning models (``o3``,
+``gpt-5``...) refuse a temperature other than 1: it is dropped for them by
+:func:`course_utils.llm.normalize_params`.
 
 Tokens come from each response's ``usage`` (one per request, whatever ``n``). A 200 without
 ``choices`` counts as empty samples; provider errors (refused key, persistent 429) are raised as
@@ -23,6 +25,8 @@ import openai
 
 from .. import llm
 from ..usage import Usage
+
+MAX_N = 8  # choices per request: the offline model's limit (as several providers'), chunked above
 
 
 @dataclass(frozen=True)
@@ -66,12 +70,24 @@ def _create(client: Any, model: str, messages: list[dict], n: int, temperature: 
 
 def sample(messages: list[dict], n: int = 1, *, client: Any = None, model: str | None = None,
            temperature: float | None = None, max_tokens: int | None = None,
-           seed: int | None = None, max_workers: int = 4) -> Samples:
+           seed: int | None = None, max_workers: int = 4, per_request: int = MAX_N) -> Samples:
     """``n`` completions of ``messages`` (see the module docstring)."""
     client, model = resolve(client, model)
     start = time.perf_counter()
-    texts, usage = _create(client, model, messages, n, temperature, max_tokens, seed)
+    first = min(n, per_request)
+    texts, usage = _create(client, model, messages, first, temperature, max_tokens, seed)
     requests = 1
+    if len(texts) >= first:
+        # ``n`` honoured: the rest in chunks of ``per_request``, one after the other, so that the
+        # order of the samples (hence the tie-breaks of the engines) is reproducible.
+        while len(texts) < n:
+            more, more_usage = _create(client, model, messages, min(n - len(texts), per_request),
+                                       temperature, max_tokens, seed)
+            requests += 1
+            usage = usage + more_usage
+            if not more:
+                break
+            texts.extend(more)
     missing = n - len(texts)
     if missing > 0 and n > 1:
         # The backend ignored ``n`` (or answered without choices): one request per sample.

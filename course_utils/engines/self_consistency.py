@@ -6,7 +6,9 @@ outputs on the same inputs: each distinct candidate is run in the sandbox on the
 problem's tests (``fizzbuzz(5)``, never the expected values), and the programs are grouped by
 their outputs; the biggest group wins (execution-based voting). Ties go to the answer seen first,
 samples without a usable answer abstain. The known answer / the tests are used afterwards, only
-to say whether the voted answer is right (``solved``) — never to choose it.
+to say whether the voted answer is right (``solved``) — never to choose it. (For expression
+tests, each program's probes and tests share one sandbox run, to halve the runs; the vote reads
+the probes' lines only.)
 
 Voting helps when the right answer is the most likely one; it hurts when a shared mistake is
 more likely than the right answer (then more samples make the wrong answer *surer*).
@@ -25,7 +27,7 @@ from .extract import extract_answer, extract_code
 from .prompts import user
 from .result import EngineResult, TraceEntry
 from .sampling import sample
-from .verify import evaluate, is_code_problem, run_sandbox
+from .verify import Verdict, evaluate, is_code_problem, run_sandbox
 
 
 def majority_vote(answers: Iterable[Hashable | None]) -> tuple[Hashable | None, dict]:
@@ -80,17 +82,41 @@ def probe_inputs(problem: Any) -> list[str]:
     return probes
 
 
+def _probe_tests(probes: list[str]) -> list[str]:
+    # ``[expr] == []`` never holds, so the sandbox reports the value obtained for each probe.
+    return [f"[{probe}] == []" for probe in probes]
+
+
 def output_signature(code: str, probes: list[str], sandbox: Any = None) -> tuple | None:
     """What ``code`` returns on each probe (as the sandbox describes it), ``None`` if it does
-    not run at all (syntax error, refusal). ``[expr] == []`` never holds, so the sandbox reports
-    the value obtained for each probe without ever seeing an expected value."""
+    not run at all (syntax error, refusal). No expected value is involved."""
+    return probe_and_grade(code, probes, None, sandbox)[0]
+
+
+def probe_and_grade(code: str, probes: list[str], tests: Any, sandbox: Any = None
+                    ) -> tuple[tuple | None, Verdict | None]:
+    """(output signature, verdict on ``tests``) from **one** sandbox run when ``tests`` is a
+    list of expressions: the probes and the tests run together, the signature is read from the
+    probes' lines only, the verdict from the tests' lines only (it grades the vote afterwards and
+    never chooses). For an assertion program (or ``tests=None``) the verdict is ``None``."""
+    together = isinstance(tests, (list, tuple))
+    real = list(tests) if together else []
+    start = time.perf_counter()
     try:
-        result = run_sandbox(sandbox, code, [f"[{probe}] == []" for probe in probes])
+        result = run_sandbox(sandbox, code, _probe_tests(probes) + real)
     except Exception:
-        return None
+        return None, None
+    seconds = time.perf_counter() - start
     if result.error:
-        return None
-    return tuple(failure.reason for failure in result.failures)
+        verdict = Verdict(False, 0, len(real), code, error=result.error, seconds=seconds)
+        return None, verdict if together else None
+    probe_set = set(_probe_tests(probes))
+    signature = tuple(f.reason for f in result.failures if f.test in probe_set)
+    if not together:
+        return signature, None
+    failures = tuple(f for f in result.failures if f.test not in probe_set)
+    passed = int(result.passed)  # the probes never pass: every pass is a real test
+    return signature, Verdict(passed == len(real), passed, len(real), code, failures, None, seconds)
 
 
 # ------------------------------------------------------------------------------ engine
@@ -108,10 +134,15 @@ def self_consistency(problem: Any, n: int = 9, *, client: Any = None, model: str
         probes = probe_inputs(problem)
         codes = [extract_code(text, problem.function) for text in samples.texts]
         signatures: dict[str, tuple | None] = {}
+        graded: dict[str, Verdict | None] = {}
         t0 = time.perf_counter()
         for code in codes:
             if code is not None and code not in signatures:
-                signatures[code] = output_signature(code, probes, sandbox) if probes else (code.strip(),)
+                if probes:
+                    signatures[code], graded[code] = probe_and_grade(code, probes, problem.tests,
+                                                                     sandbox)
+                else:  # no input to probe: programs agree when their text does
+                    signatures[code], graded[code] = (code.strip(),), None
         sandbox_s += time.perf_counter() - t0
         keys = [signatures.get(code) if code is not None else None for code in codes]
         winner, counts = majority_vote(keys)
@@ -120,8 +151,11 @@ def self_consistency(problem: Any, n: int = 9, *, client: Any = None, model: str
         votes = [TraceEntry("vote", label[key], f"sortie du groupe de l'échantillon {label[key]}",
                             key == winner, count) for key, count in counts.items()]
         abstain = sum(key is None for key in keys)
-        verdict = evaluate(problem, f"```python\n{chosen}```" if chosen else "", sandbox=sandbox)
-        sandbox_s += verdict.seconds
+        # Only now are the tests looked at, to say whether the voted program is right.
+        verdict = graded.get(chosen) if chosen is not None else None
+        if verdict is None:
+            verdict = evaluate(problem, f"```python\n{chosen}```" if chosen else "", sandbox=sandbox)
+            sandbox_s += verdict.seconds
         answer = chosen
     else:
         values = [extract_answer(text) for text in samples.texts]

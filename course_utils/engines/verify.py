@@ -2,6 +2,12 @@
 number is compared with the known answer. Never raises: a missing code block, a refusal by the
 sandbox or an unreadable answer gives a failed ``Verdict`` whose ``error`` says why (in French).
 
+Verdicts of the shared sandbox are memoised per (code, tests): a run starts with fixed seeds, so
+the same program on the same tests always gives the same result, and a sweep meets the same
+reference solution or typical mistake again and again. Timeouts are not memoised (a loaded
+machine may time out once); a ``sandbox`` you pass is always called (tests count its
+runs). ``cache_info()`` says how many runs were saved; ``clear_cache()`` empties it.
+
 ``problem`` is duck-typed: anything with ``function`` and ``tests`` is a code problem
 (``course_utils.problems.CodeProblem``); anything with ``question`` and ``answer`` is a word
 problem (``WordProblem``). ``sandbox`` is ``None`` (the shared sandbox of ``run_tests``), a
@@ -11,7 +17,9 @@ problem (``WordProblem``). ``sandbox`` is ``None`` (the shared sandbox of ``run_
 from __future__ import annotations
 
 import math
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,14 +63,44 @@ def test_count(tests: Any) -> int:
     return 1 if isinstance(tests, str) else max(1, len(tests))
 
 
-def run_sandbox(sandbox: Any, code: str, tests: Any):
-    if sandbox is None:
-        from ..sandbox import run_tests
+_CACHE: OrderedDict = OrderedDict()
+_CACHE_SIZE = 4096
+_LOCK = threading.Lock()
+_STATS = {"hits": 0, "runs": 0}
 
-        return run_tests(code, tests)
-    if hasattr(sandbox, "run"):
-        return sandbox.run(code, tests)
-    return sandbox(code, tests)
+
+def cache_info() -> dict:
+    """``{"hits": …, "runs": …, "size": …}`` for the memoised verdicts of the shared sandbox."""
+    with _LOCK:
+        return {**_STATS, "size": len(_CACHE)}
+
+
+def clear_cache() -> None:
+    with _LOCK:
+        _CACHE.clear()
+        _STATS.update(hits=0, runs=0)
+
+
+def run_sandbox(sandbox: Any, code: str, tests: Any):
+    """Run ``code`` against ``tests``: the shared sandbox (memoised), or the one given."""
+    if sandbox is not None:
+        return sandbox.run(code, tests) if hasattr(sandbox, "run") else sandbox(code, tests)
+    from ..sandbox import run_tests
+
+    key = (code, tests if isinstance(tests, str) else tuple(tests))
+    with _LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            _STATS["hits"] += 1
+            return _CACHE[key]
+    result = run_tests(code, tests)
+    with _LOCK:
+        _STATS["runs"] += 1
+        if not result.timed_out:
+            _CACHE[key] = result
+            while len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+    return result
 
 
 def evaluate_code(problem: Any, text: str | None, sandbox: Any = None) -> Verdict:
