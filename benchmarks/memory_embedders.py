@@ -2,8 +2,8 @@
 
 Compares, on the same data in the same run:
 
-* ``bag-of-words`` — the original course's retrieval (word counts, cosine), as in
-  ``benchmarks/memory.py``;
+* ``bag-of-words`` — the original course's retrieval (word counts, cosine), the function of
+  ``benchmarks/memory.py`` with 4,096 slots;
 * ``hashing-256`` — ``course_utils.memory.HashingEmbedder`` (words + character trigrams hashed);
 * ``wordllama`` — the static embedding model shipped inside the ``wordllama`` wheel (MIT, 16 MB,
   256 dimensions), **if it is installed**: loaded from its own package folder with downloads
@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import zlib
 from pathlib import Path
 
 import numpy as np
@@ -38,19 +37,15 @@ from course_utils.memory import HashingEmbedder, hits_at_k  # noqa: E402
 from course_utils.memory.store import searchable  # noqa: E402
 from course_utils.memory.synthetic import synthetic_lessons  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from memory import bag_of_words as original_bag_of_words  # noqa: E402  (benchmarks/memory.py)
+
 KS = (1, 3, 5)
 
 
 def bag_of_words(texts):
-    """Word counts hashed into 4,096 slots (CRC32): the original's cosine over word counts."""
-    import re
-    import unicodedata
-
-    matrix = np.zeros((len(texts), 4096), dtype=np.float32)
-    for row, text in enumerate(texts):
-        for word in re.findall(r"\w+", unicodedata.normalize("NFKD", text.lower())):
-            matrix[row, zlib.crc32(word.encode("utf-8")) % 4096] += 1.0
-    return matrix
+    """The original's bag of words (``benchmarks/memory.py``), 4,096 slots, as a matrix."""
+    return np.asarray([original_bag_of_words(text, 4096) for text in texts], dtype=np.float32)
 
 
 class WordLlamaEmbedder:
