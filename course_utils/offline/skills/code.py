@@ -110,13 +110,23 @@ def _bank_lookup(name: str, text: str):
     return candidates[0] if candidates else None
 
 
+_LESSONS_BLOCK = re.compile(r"^(?:Le[çc]ons retenues|Lessons)\s*:.*?(?:\n\s*\n|\Z)",
+                            re.IGNORECASE | re.DOTALL | re.MULTILINE)
+
+
+def _without_lessons(text: str) -> str:
+    """The request without its « Leçons retenues : » block: a retrieved lesson may name another
+    bank function (« Sur `somme_intervalle`, … »), which is not the one asked for."""
+    return _LESSONS_BLOCK.sub("", text)
+
+
 def find_request(request: dict) -> tuple[int, object, str, str] | None:
     """(index of the user message asking for code, problem or None, name, params) or None."""
     messages = request.get("messages") or []
     for index, message in enumerate(messages):
         if message.get("role") != "user":
             continue
-        text = content_text(message.get("content"))
+        text = _without_lessons(content_text(message.get("content")))
         names = [(m.group(1), m.group(2) or "") for m in _NAME_IN_TICKS.finditer(text)]
         names += [(m.group(1), f"({m.group(2)})") for m in _DEF.finditer(text)]
         if not names:
