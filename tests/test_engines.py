@@ -534,3 +534,16 @@ def test_the_shared_sandbox_verdicts_are_memoised():
     best_of_n(DOUBLE, 4, client=client)
     info = cache_info()
     assert info["runs"] == 1 and info["hits"] == 2
+
+
+def test_public_engine_names_are_functions_even_after_importing_their_modules():
+    # A module named like its function must not hide the function (``from … import reflexion``).
+    import subprocess
+    import sys
+
+    code = ("import course_utils.engines.reflexion, course_utils.engines.best_of_n\n"
+            "from course_utils.engines import reflexion, best_of_n, sweep, route\n"
+            "print(all(callable(f) and type(f).__name__ == 'function' "
+            "for f in (reflexion, best_of_n, sweep, route)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"

@@ -22,54 +22,31 @@ Every engine takes ``client``/``model`` like the rest of the package (defaults: 
 ``setup()``), reads tokens from the API's ``usage`` and never raises on a bad sample (no code
 block, empty answer, sandbox refusal): that attempt fails and its trace entry says why. Errors of
 the provider itself (a refused key, a persistent 429) are raised as ``LLMError`` as everywhere.
-Names are loaded lazily: importing this package does no work.
+Several modules share their function's name (``best_of_n.best_of_n``, ``reflexion.reflexion``).
+Python binds a submodule on its package when it is first imported, which would hide the function
+behind the module; so this package imports its modules once, then binds every public name to its
+function (importing it loads the engines, and still opens no file, starts no process and makes no
+network call). Import a module itself with ``from course_utils.engines.best_of_n import ...``.
 """
 
 from __future__ import annotations
 
-import importlib
+from .best_of_n import best_of_n, one_shot
+from .extract import extract_answer, extract_code
+from .game24 import answer24, tree_of_thoughts
+from .reflexion import reflexion
+from .result import EngineResult, TraceEntry
+from .router import estimate_difficulty, route
+from .sampling import Samples, sample
+from .self_consistency import majority_vote, self_consistency
+from .stats import pass_at_k, wilson_interval
+from .sweep import sweep
+from .tree import SearchResult, bfs
+from .verify import Verdict, evaluate
 
-_LAZY = {
-    "EngineResult": "result",
-    "TraceEntry": "result",
-    "best_of_n": "best_of_n",
-    "one_shot": "best_of_n",
-    "self_consistency": "self_consistency",
-    "majority_vote": "self_consistency",
-    "reflexion": "reflexion",
-    "bfs": "tree",
-    "SearchResult": "tree",
-    "tree_of_thoughts": "game24",
-    "answer24": "game24",
-    "route": "router",
-    "estimate_difficulty": "router",
-    "pass_at_k": "stats",
-    "wilson_interval": "stats",
-    "sweep": "sweep",
-    "sample": "sampling",
-    "Samples": "sampling",
-    "evaluate": "verify",
-    "Verdict": "verify",
-    "extract_code": "extract",
-    "extract_answer": "extract",
-}
-
-__all__ = list(_LAZY)  # noqa: PLE0605
-
-
-def __getattr__(name: str):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'course_utils.engines' has no attribute {name!r}")
-    # Several modules share their function's name (``best_of_n.best_of_n``). Importing a
-    # submodule binds the *module* on the package, so on first access every submodule is
-    # imported, then every public name is bound to its function: later imports change nothing.
-    # (Hence: import a module with ``from course_utils.engines.best_of_n import ...``.)
-    modules = {module: importlib.import_module(f"course_utils.engines.{module}")
-               for module in sorted(set(_LAZY.values()))}
-    for public, module in _LAZY.items():
-        globals()[public] = getattr(modules[module], public)
-    return globals()[name]
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__all__ = [
+    "EngineResult", "TraceEntry", "best_of_n", "one_shot", "self_consistency", "majority_vote",
+    "reflexion", "bfs", "SearchResult", "tree_of_thoughts", "answer24", "route",
+    "estimate_difficulty", "pass_at_k", "wilson_interval", "sweep", "sample", "Samples",
+    "evaluate", "Verdict", "extract_code", "extract_answer",
+]
