@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ...text import fold, words
 from . import lexicon
-from .nlu import keys
+from .nlu import content_words, keys, quoted
 
 FINISH_NAMES = ("finish", "final_answer", "terminer", "repondre", "done")
 
@@ -187,3 +187,15 @@ def tool_keys(tool: ToolInfo) -> dict[str, float]:
             for word in words(str(value)):
                 add(word, 1.0)
     return weights
+
+
+def score_tool(tool: ToolInfo, clause: str) -> float:
+    """How well a clause's words (quoted data excluded) match a tool's vocabulary."""
+    text = clause
+    for span in quoted(clause):
+        text = text.replace(span.text, " ")
+    weights = tool_keys(tool)
+    total = 0.0
+    for word in set(content_words(text)):
+        total += max((weights.get(k, 0.0) for k in keys(word)), default=0.0)
+    return total
