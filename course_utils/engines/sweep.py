@@ -1,10 +1,12 @@
 """Sweeps: run an experiment on many points with a progress bar, and keep what finished.
 
 ``sweep(fn, points, results=store)`` calls ``fn(point)`` for each point not already in ``store``
-(a dict filled **in place**, point → result), with a ``tqdm.auto`` bar (graphical in JupyterLab,
-text elsewhere). Interrupting it (the ■ button, Ctrl-C) stops after the current point: the
-finished points stay in ``store``, a French line says how many, and running the same cell again
-resumes where it stopped. Points must be hashable (a problem id, a tuple ``(id, n, seed)``...).
+(a dict filled **in place**, point → result), with a progress bar (``course_utils.progress``:
+live in JupyterLab, then replaced by one line, « 27 points mesurés », which is what a saved
+notebook keeps; a text bar elsewhere). Interrupting it (the ■ button, Ctrl-C) stops after the
+current point: the finished points stay in ``store``, a French line says how many, and running the
+same cell again resumes where it stopped. Points must be hashable (a problem id, a tuple
+``(id, n, seed)``...).
 """
 
 from __future__ import annotations
@@ -18,11 +20,15 @@ def sweep(fn: Callable[[Any], Any], points: Iterable[Hashable], *, results: dict
     """``{point: fn(point)}`` for every point, resumable and interruptible (module docstring)."""
     store = {} if results is None else results
     todo = [point for point in points if point not in store]
-    bar = None
-    if progress and todo:
-        from tqdm.auto import tqdm
+    if not (progress and todo):
+        return _run(fn, todo, store, None)
+    from ..progress import plural, progress_bar
 
-        bar = tqdm(total=len(todo), desc=desc)
+    with progress_bar(len(todo), desc, summary=lambda n: plural(n, "point mesuré")) as bar:
+        return _run(fn, todo, store, bar)
+
+
+def _run(fn: Callable[[Any], Any], todo: list, store: dict, bar: Any) -> dict:
     try:
         for point in todo:
             store[point] = fn(point)
@@ -32,7 +38,4 @@ def sweep(fn: Callable[[Any], Any], points: Iterable[Hashable], *, results: dict
         done = sum(point in store for point in todo)
         print(f"interrompu : {done}/{len(todo)} point(s) terminé(s) gardé(s) ; "
               "relancez la cellule pour reprendre.")
-    finally:
-        if bar is not None:
-            bar.close()
     return store

@@ -80,9 +80,10 @@ def fresh_clients(client: Any) -> Callable[[], Any]:
 
 
 def run_study(tasks: Iterable[Any], *, client: Any = None, model: str | None = None,
-              planner: Any = None, progress: Callable | None = None) -> list[StudyRow]:
+              planner: Any = None, progress: bool | Callable = False) -> list[StudyRow]:
     """Every strategy on every task; ``planner`` is the planner's client (default: the offline
-    planner built on ``client``, see ``offline_planner.planner_client``)."""
+    planner built on ``client``, see ``offline_planner.planner_client``). ``progress=True`` shows
+    a bar (``course_utils.progress.track``); a callable wraps the task list itself."""
     from .. import engines, llm
     from .offline_planner import planner_client
     from .planner import orchestrate
@@ -90,7 +91,13 @@ def run_study(tasks: Iterable[Any], *, client: Any = None, model: str | None = N
     fresh = fresh_clients(client or llm.default_client())
     rows: list[StudyRow] = []
     tasks = list(tasks)
-    for task in (progress(tasks) if progress else tasks):
+    if progress is True:
+        from ..progress import plural, track
+
+        shown = track(tasks, "tâches", summary=lambda n: plural(n, "tâche étudiée"))
+    else:
+        shown = progress(tasks) if progress else tasks
+    for task in shown:
         kind, name = kind_of(task), problem_id(task)
         engine_client = fresh()
         run = orchestrate(task, client=planner or planner_client(engine_client), model=model,
