@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable
 
 from . import llm
+from .display import token_source
 from .llm import ChatResult, LLMError, ToolCall, Usage
 from .offline.tokens import prompt_tokens
 from .tools import Tool, Toolbox, error_content
@@ -129,7 +130,8 @@ class AgentRun:
 
     def __str__(self) -> str:
         head = (f"AgentRun — statut : {self.status}, {len(self.steps)} étape(s), "
-                f"{self.usage.total_tokens} jetons ({self.usage.calls} appel(s) au modèle)")
+                f"{self.usage.total_tokens} jetons {token_source(self.model)} "
+                f"({self.usage.calls} appel(s) au modèle)")
         lines = [head]
         for step in self.steps:
             actions = ", ".join(f"{c.name}({c.raw_arguments})" for c in step.tool_calls)
