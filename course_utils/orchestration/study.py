@@ -94,7 +94,7 @@ def run_study(tasks: Iterable[Any], *, client: Any = None, model: str | None = N
     if progress is True:
         from ..progress import plural, track
 
-        shown = track(tasks, "tâches", summary=lambda n: plural(n, "tâche étudiée"))
+        shown = track(tasks, "tâches", summary=lambda n: plural(n, "étudiée"))
     else:
         shown = progress(tasks) if progress else tasks
     for task in shown:
