@@ -1,7 +1,9 @@
 """Launcher of the **graded student kernel**: confine the process, then become ``ipykernel``.
 
-``python -m course_utils.grading.confine CONNECTION_FILE WORLD`` is the kernelspec command the
-grader uses (:mod:`course_utils.grading.world`). It runs from the world's private copy of the
+``python -m course_utils.grading.confine [--no-confine] CONNECTION_FILE WORLD`` is the kernelspec
+command the
+grader uses (:mod:`course_utils.grading.world`; ``--no-confine`` only for the tests of the
+fallback path). It runs from the world's private copy of the
 package, before any student code, and:
 
 1. copies the connection file into ``WORLD/run/`` (the kernel never reads the grader's runtime
@@ -213,7 +215,9 @@ def confine(world: str, ports: list[int]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    connection, world, *options = sys.argv[1:] if argv is None else argv
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    enabled = "--no-confine" not in arguments
+    connection, world, *options = [a for a in arguments if a != "--no-confine"]
     run = Path(world) / "run"
     run.mkdir(exist_ok=True)
     copy = run / "connection.json"
@@ -221,11 +225,12 @@ def main(argv: list[str] | None = None) -> None:
     info = json.loads(copy.read_text(encoding="utf-8"))
     ports = [int(info[key]) for key in ("shell_port", "iopub_port", "stdin_port",
                                         "control_port", "hb_port") if key in info]
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and nobody_can_run():
+    if enabled and hasattr(os, "geteuid") and os.geteuid() == 0 and nobody_can_run():
         os.chown(copy, NOBODY, NOBODY)
         os.chown(run, NOBODY, NOBODY)
     os.chmod(copy, 0o600)
-    status = confine(str(Path(world).resolve()), ports)
+    status = confine(str(Path(world).resolve()), ports) if enabled else {
+        "user": "inchangé", "landlock": 0, "limits": "confinement désactivé (--no-confine)"}
     (run / "confinement.json").write_text(json.dumps(status), encoding="utf-8")
     os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", "-f", str(copy),
                               "--IPKernelApp.log_level=ERROR", *options])

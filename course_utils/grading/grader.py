@@ -195,7 +195,9 @@ class Context:
     """What one grading run shares: the course snapshot, the solutions and their references."""
 
     def __init__(self, solutions: Path | None = None, *, timeout: float = 30,
-                 backend: str = "offline", snapshot: CourseSnapshot | None = None) -> None:
+                 backend: str = "offline", snapshot: CourseSnapshot | None = None,
+                 confine: bool = True) -> None:
+        self.confine = confine
         self.solutions_dir = Path(solutions) if solutions else default_dir("solutions")
         self.timeout, self.backend = timeout, backend
         self.snapshot = snapshot or CourseSnapshot.take(COURSE_ROOT)
@@ -234,7 +236,8 @@ class Context:
         """Run the solution in a clean world; keep its records; note checks it fails itself."""
         nb, restored = build_notebook(solution.notebook, solution.notebook, solution.cells,
                                       self.library)
-        with World(self.snapshot, solution.path.name, solution.data) as world:
+        with World(self.snapshot, solution.path.name, solution.data,
+                   confine=self.confine) as world:
             exercises = {index: check.exercise for index, (check, _) in restored.items()}
             _execute(nb, world, self.timeout, self.backend, exercises)
         reference: dict = {}
@@ -400,7 +403,11 @@ def _score(label: str, solution: Solution, nb, restored: dict, timed_out: set[in
             suspicions.append("résultats de vérification en double (falsification)")
         failure = _cell_failure(index, cell, timed_out, stopped, timeout)
         for spec in check.checks:
-            verdict = _verdict(spec, check, payload, failure, solution)
+            try:
+                verdict = _verdict(spec, check, payload, failure, solution)
+            except Exception as exc:  # a forged payload that is not what the probe writes
+                verdict = Verdict(grading.ERROR, f"relevé illisible ({type(exc).__name__})")
+                suspicions.append("relevé de vérification mal formé (falsification)")
             reason = verdict.message
             if verdict.status == grading.TIMEOUT:
                 reason = f"{grading.TIMEOUT} ({timeout:g} s par cellule)"
@@ -487,7 +494,7 @@ def grade_submission(path, *, label: str | None = None, solutions: Path | None =
         reason = f"structure de notebook invalide ({type(exc).__name__})"
         return _finish(label, _rows(label, grading.INVALID, reason, solution), solution)
     suspicions = scan_cells(cell for index, cell in enumerate(nb.cells) if index not in restored)
-    with World(context.snapshot, path.name, path.read_bytes()) as world:
+    with World(context.snapshot, path.name, path.read_bytes(), confine=context.confine) as world:
         exercises = {index: check.exercise for index, (check, _) in restored.items()}
         timed_out, stopped = _execute(nb, world, context.timeout, context.backend, exercises)
         rows, errors, found = _score(label, solution, nb, restored, timed_out, stopped,

@@ -48,10 +48,15 @@ class _Values:
         leaf = self._leaves[index] if 0 <= index < len(self._leaves) else None
         if not isinstance(leaf, dict):
             raise LeafError("ValueError", "relevé incomplet")
-        if "raise" in leaf:
-            name, message = (list(leaf["raise"]) + ["", ""])[:2]
-            raise LeafError(str(name), str(message))
-        return decode(leaf.get("v"))
+        try:
+            if "raise" in leaf:
+                name, message = (list(leaf["raise"]) + ["", ""])[:2]
+                raise LeafError(str(name), str(message))
+            return decode(leaf.get("v"))
+        except LeafError:
+            raise
+        except Exception:  # a forged record that is not what the probe writes
+            raise LeafError("ValueError", "relevé illisible") from None
 
 
 def evaluate(expression: str, leaves):
@@ -106,7 +111,17 @@ def visited(record: dict) -> set[str]:
 
 
 def judge(spec: CheckSpec, record: dict, assertions: dict, reference: dict | None) -> Verdict:
-    """Verdict of one recorded ``check`` occurrence; ``reference`` is the solution's record."""
+    """Verdict of one recorded ``check`` occurrence; ``reference`` is the solution's record.
+
+    Never raises: a record that is not what the probe writes (forged) is an error.
+    """
+    try:
+        return _judge(spec, record, assertions, reference)
+    except Exception as exc:
+        return Verdict(ERROR, f"relevé illisible ({type(exc).__name__})")
+
+
+def _judge(spec: CheckSpec, record: dict, assertions: dict, reference: dict | None) -> Verdict:
     if not isinstance(record, dict):
         return Verdict(ERROR, "relevé illisible")
     if record.get("interrupted"):

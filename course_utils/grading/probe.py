@@ -70,6 +70,33 @@ def plain(value, _depth: int = 0, _budget: _Budget | None = None):
         return {"~dict": [list(pair) for pair in pairs]}
     if kind is types.GeneratorType:
         return [plain(item, _depth + 1, budget) for item in value]
+    return _subclass(value, _depth, budget)
+
+
+def _subclass(value, depth: int, budget: _Budget):
+    """Subclasses of builtins reduced to their builtin value with the *base* type's methods
+    (an ``int`` subclass whose ``__eq__`` lies arrives as its int); numpy scalars and arrays
+    through ``item()``/``tolist()``; anything else is opaque."""
+    for base, convert in ((int, int.__int__), (float, float.__float__), (str, str.__str__),
+                          (tuple, tuple), (list, list), (dict, dict), (frozenset, frozenset),
+                          (set, set)):
+        if isinstance(value, base):
+            try:
+                return plain(convert(value) if base not in (dict, list, tuple) else
+                             base(base.__iter__(value)) if base is not dict else
+                             dict(dict.items(value)), depth, budget)
+            except Exception:
+                return _opaque(value)
+    if type(value).__module__ == "numpy":
+        for method in ("item", "tolist"):
+            convert = getattr(value, method, None)
+            if callable(convert):
+                try:
+                    converted = convert()
+                except Exception:
+                    continue
+                if type(converted) is not type(value):
+                    return plain(converted, depth + 1, budget)
     return _opaque(value)
 
 
