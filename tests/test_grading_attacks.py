@@ -341,7 +341,12 @@ def test_the_solution_ran_once_in_a_clean_kernel_for_the_whole_run(attacked):
 def test_two_jobs_write_the_same_csv_as_one(attacked):
     grades = grade_many(attacked["subs"], jobs=1, progress=False,
                         context=Context(FIXTURES, timeout=TIMEOUT))
-    assert csv_text(grades) == attacked["csv"]
+
+    def steady(text):  # the thread attack races its own kernel: its reasons vary run to run
+        return [line for line in text.splitlines() if not line.startswith("thread_")]
+
+    assert steady(csv_text(grades)) == steady(attacked["csv"])
+    assert len(steady(attacked["csv"])) == 1 + 3 * (len(ATTACKS) + 1)
 
 
 def test_the_kernel_is_confined_where_the_system_allows(attacked):

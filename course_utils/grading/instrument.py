@@ -12,9 +12,10 @@ f-string messages, ``expected=``, ``hint=`` — is kept by the grader as a Pytho
 (:mod:`course_utils.grading.judge`). So the expected answers of a test never reach the student
 kernel, and a faked record has to contain the right answers to the cell's inputs.
 
-What stays in the kernel, by construction: the cell's inputs and helper code, control flow
-(``if``/``for``/``try``), and whatever a leaf computes (a comparison written inside a
-comprehension or a lambda is part of its leaf). Tests written as plain comparisons are therefore
+A comprehension over kernel data (``all(p["type"] == "number" for p in props)``) is split too:
+the kernel lists each element's leaves, the grader evaluates the element. What stays in the
+kernel, by construction: the cell's inputs and helper code, control flow (``if``/``for``/
+``try``), a comprehension's filter (``if``), and whatever a leaf computes (a lambda's body). Tests written as plain comparisons are therefore
 the strongest; the README says so to lesson authors.
 """
 
@@ -75,13 +76,23 @@ class Instrumented:
 
 
 class _Leaves:
-    def __init__(self) -> None:
+    def __init__(self, name: str = "__v") -> None:
         self.nodes: list[ast.expr] = []
+        self.name = name
 
     def leaf(self, node: ast.expr) -> ast.expr:
         self.nodes.append(node)
-        return ast.Subscript(ast.Name("__v", ast.Load()), ast.Constant(len(self.nodes) - 1),
+        return ast.Subscript(ast.Name(self.name, ast.Load()), ast.Constant(len(self.nodes) - 1),
                              ast.Load())
+
+    def comprehension(self, node) -> ast.expr:
+        """``(ELT for x in ITER if C)``: the kernel lists each element's leaves, the grader
+        evaluates ``ELT`` on them (so a comparison written in a comprehension stays here)."""
+        inner = _Leaves(f"{self.name}_{len(self.nodes)}")  # unique, even when nested
+        element = inner.split(node.elt)
+        rows = ast.ListComp(ast.Tuple(list(inner.nodes), ast.Load()), node.generators)
+        rebuilt = ast.comprehension(ast.Name(inner.name, ast.Store()), self.leaf(rows), [], 0)
+        return type(node)(element, [rebuilt])
 
     def split(self, node: ast.expr) -> ast.expr:
         """The grader's half of ``node``; the kernel's halves are appended to ``self.nodes``."""
@@ -108,6 +119,9 @@ class _Leaves:
             return ast.Dict([self.split(k) for k in node.keys], [self.split(v) for v in node.values])
         if isinstance(node, ast.JoinedStr):
             return ast.JoinedStr([self._formatted(item) for item in node.values])
+        if isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp)) and len(
+                node.generators) == 1 and not node.generators[0].is_async:
+            return self.comprehension(node)
         if isinstance(node, ast.Call) and self._safe_call(node):
             return ast.Call(node.func, [self.split(arg) for arg in node.args],
                             [ast.keyword(k.arg, self.split(k.value)) for k in node.keywords])
