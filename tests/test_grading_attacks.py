@@ -368,13 +368,13 @@ def test_without_confinement_changes_are_detected_undone_and_reach_no_other_kern
     attack = make_exercise(nbformat.read(FIXTURE, as_version=4), exercise_id="00_fixture")
     attack.cells.insert(3, nbformat.v4.new_code_cell(
         f"with open({str(victim)!r}, 'a') as f:\n    f.write('\\ncheck = None\\n')\n"
-        f"with open({str(course / 'nouveau.py')!r}, 'w') as f:\n    f.write('x = 1')"))
+        f"with open({str(course / 'course_utils' / 'nouveau.py')!r}, 'w') as f:\n    f.write('x = 1')"))
     (tmp_path / "a_attaque").mkdir()
     nbformat.write(attack, tmp_path / "a_attaque" / "devoir.ipynb")
     (tmp_path / "b_solution").mkdir()
     shutil.copy(FIXTURE, tmp_path / "b_solution" / FIXTURE.name)
     context = Context(course / "solutions", timeout=TIMEOUT, confine=False,
-                      snapshot=CourseSnapshot.take(course))
+                      snapshot=CourseSnapshot.take(course, [course / "solutions"]))
     subs = [("a_attaque", tmp_path / "a_attaque" / "devoir.ipynb"),
             ("b_solution", tmp_path / "b_solution" / FIXTURE.name)]
     first, second = grade_many(subs, jobs=1, progress=False, context=context)
@@ -382,7 +382,7 @@ def test_without_confinement_changes_are_detected_undone_and_reach_no_other_kern
     assert "fichiers modifiés hors du dossier du rendu" in first.exercises[0].integrity_reason
     assert "student_check.py" in first.exercises[0].integrity_reason
     assert second.points == 7 and not second.suspect
-    assert victim.read_bytes() == original and not (course / "nouveau.py").exists()
+    assert victim.read_bytes() == original and not (course / "course_utils" / "nouveau.py").exists()
     assert "aucun confinement" in first.confinement
 
 

@@ -200,7 +200,7 @@ class Context:
         self.confine = confine
         self.solutions_dir = Path(solutions) if solutions else default_dir("solutions")
         self.timeout, self.backend = timeout, backend
-        self.snapshot = snapshot or CourseSnapshot.take(COURSE_ROOT)
+        self.snapshot = snapshot or CourseSnapshot.take(COURSE_ROOT, [self.solutions_dir])
         self._solutions: dict[Path, Solution | Exception] = {}
         self._lock = threading.Lock()
         self.library = probe_library()

@@ -36,17 +36,39 @@ SKIPPED_DIRS = frozenset({".git", ".venv", "venv", "build", "__pycache__", ".pyt
 _LOCK = threading.Lock()
 
 
-def _course_files(root: Path) -> dict[str, bytes]:
-    files = {}
-    for folder, dirs, names in os.walk(root):
+PROTECTED_DIRS = ("course_utils", "solutions", "exercises")
+CODE_SUFFIXES = (".py", ".pth", ".ipynb", ".pyc")
+
+
+def _walk(folder: Path, root: Path, files: dict[str, bytes]) -> None:
+    for current, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.endswith(".egg-info"))
         for name in names:
-            path = Path(folder) / name
+            path = Path(current) / name
             if path.is_file() and not path.is_symlink():
                 try:
                     files[path.relative_to(root).as_posix()] = path.read_bytes()
                 except OSError:
                     continue
+
+
+def _course_files(root: Path, extra=()) -> dict[str, bytes]:
+    """The files the grading depends on: the package, solutions, exercises, top-level files."""
+    files: dict[str, bytes] = {}
+    for entry in sorted(root.iterdir()) if root.is_dir() else []:
+        if entry.is_file() and not entry.is_symlink():
+            try:
+                files[entry.name] = entry.read_bytes()
+            except OSError:
+                continue
+    folders = [root / name for name in PROTECTED_DIRS]
+    for folder in extra:
+        folder = Path(folder).resolve()
+        if folder.is_relative_to(root) and not any(folder.is_relative_to(f) for f in folders):
+            folders.append(folder)
+    for folder in folders:
+        if folder.is_dir():
+            _walk(folder, root, files)
     return files
 
 
@@ -69,16 +91,23 @@ def _startup_hooks() -> dict[str, bytes]:
 
 @dataclass
 class CourseSnapshot:
-    """The course folder and the environment's start-up hooks, in memory."""
+    """The files grading depends on, and the environment's start-up hooks, in memory.
+
+    Verified after each submission: a protected file changed or deleted is put back; an added
+    file that could run (``.py``, ``.pth``, ``.ipynb``) under a protected folder is removed. Other
+    new files (a lesson's data written at run time) are left alone and not reported.
+    """
 
     root: Path
     files: dict[str, bytes]
     hooks: dict[str, bytes] = field(default_factory=dict)
+    extra: tuple = ()
 
     @classmethod
-    def take(cls, root: Path) -> CourseSnapshot:
+    def take(cls, root: Path, extra=()) -> CourseSnapshot:
         root = Path(root).resolve()
-        return cls(root, _course_files(root), _startup_hooks())
+        extra = tuple(Path(folder).resolve() for folder in extra)
+        return cls(root, _course_files(root, extra), _startup_hooks(), extra)
 
     @property
     def package(self) -> dict[str, bytes]:
@@ -87,8 +116,10 @@ class CourseSnapshot:
 
     def changes(self) -> list[str]:
         """Paths (relative to the course, or absolute for hooks) that differ from the snapshot."""
-        now = _course_files(self.root)
-        changed = sorted(p for p in set(now) | set(self.files) if now.get(p) != self.files.get(p))
+        now = _course_files(self.root, self.extra)
+        changed = sorted(p for p in self.files if now.get(p) != self.files[p])
+        changed += sorted(p for p in now if p not in self.files and "/" in p
+                          and p.endswith(CODE_SUFFIXES))
         hooks = _startup_hooks()
         changed += sorted(p for p in set(hooks) | set(self.hooks)
                           if hooks.get(p) != self.hooks.get(p))
@@ -101,10 +132,7 @@ class CourseSnapshot:
             original = self.hooks.get(name) if os.path.isabs(name) else self.files.get(name)
             try:
                 if original is None:
-                    if absolute.is_dir() and not absolute.is_symlink():
-                        shutil.rmtree(absolute)
-                    else:
-                        absolute.unlink(missing_ok=True)
+                    absolute.unlink(missing_ok=True)
                 else:
                     absolute.parent.mkdir(parents=True, exist_ok=True)
                     if absolute.is_symlink():
