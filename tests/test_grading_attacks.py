@@ -413,3 +413,48 @@ def test_unsolved_lesson_01_with_every_generic_attack_scores_zero(tmp_path):
     assert grade.points == 0, [(r.item, r.points, r.reason[:80]) for r in grade.exercises]
     assert grade.suspect
     assert [r.item for r in grade.exercises][-1] == "Défi"
+
+
+EVASION = f'''
+import os, socket
+parent = os.getppid()
+for chemin in (f"/proc/{{parent}}/environ", f"/proc/{{parent}}/mem", {str(FIXTURE)!r},
+               {str(ROOT / "course_utils" / "grading" / "judge.py")!r}, "/tmp"):
+    try:
+        if os.path.isdir(chemin):
+            os.listdir(chemin)
+        else:
+            open(chemin, "rb").read(10)
+        print("LU", chemin)
+    except OSError:
+        print("REFUSÉ", chemin)
+for nom, essai in (("signal", lambda: os.kill(parent, 0)),
+                   ("réseau", lambda: socket.create_connection(("127.0.0.1", 9), timeout=1)),
+                   ("écriture", lambda: open("/tmp/course-evasion.txt", "w").write("x"))):
+    try:
+        essai()
+        print("PERMIS", nom)
+    except OSError:
+        print("REFUSÉ", nom)
+'''
+
+
+def test_confined_kernel_reaches_nothing_outside_its_world():
+    """Reading the grader's memory or the course, signalling, connecting, writing to /tmp."""
+    from course_utils.grading.grader import _execute
+    from course_utils.grading.restore import build_notebook
+    from course_utils.grading.world import World
+
+    if landlock_abi() < 6:
+        pytest.skip("Landlock ABI 6 (signaux) requis pour ce test")
+    context = Context(FIXTURES, timeout=TIMEOUT)
+    solution = context.solution(FIXTURE, reference=False)
+    student = make_exercise(nbformat.read(FIXTURE, as_version=4))
+    student.cells.insert(3, nbformat.v4.new_code_cell(EVASION))
+    nb, _ = build_notebook(student, solution.notebook, solution.cells, context.library)
+    with World(context.snapshot, FIXTURE.name, b"{}") as world:
+        _execute(nb, world, TIMEOUT, "offline", {})
+    cell = next(c for c in nb.cells if c.source == EVASION)
+    printed = "".join(o.get("text", "") for o in cell.outputs)
+    assert printed.count("REFUSÉ") == 8 and "LU" not in printed and "PERMIS" not in printed, printed
+    assert not Path("/tmp/course-evasion.txt").exists()
