@@ -401,6 +401,9 @@ def _score(label: str, solution: Solution, nb, restored: dict, timed_out: set[in
         payload = _payload(cell, nonce, check.cell_id)
         if payload == "double":
             suspicions.append("résultats de vérification en double (falsification)")
+        elif isinstance(payload, dict) and isinstance(payload.get("signs"), list):
+            suspicions.extend(f"à l'exécution : {sign}" for sign in payload["signs"][:10]
+                              if isinstance(sign, str))
         failure = _cell_failure(index, cell, timed_out, stopped, timeout)
         for spec in check.checks:
             try:

@@ -227,11 +227,51 @@ class Probe:
             return False
 
 
+_BUILTIN_NAMES = ("exec", "eval", "compile", "print", "open", "isinstance", "len", "repr",
+                  "getattr", "setattr", "globals", "callable", "__import__", "iter", "next")
+
+
+def tampering() -> list[str]:
+    """French signs of tampering visible from inside the kernel (a hint for the report only:
+    code that hides them can; nothing is decided from them)."""
+    import builtins
+
+    signs = []
+    if sys.getprofile() is not None:
+        signs.append("crochet de profilage actif")
+    if sys.gettrace() is not None and "pydevd" not in type(sys.gettrace()).__module__:
+        signs.append("crochet de traçage actif")
+    patched = [name for name in _BUILTIN_NAMES
+               if type(getattr(builtins, name, None)) is not types.BuiltinFunctionType]
+    if patched:
+        signs.append("builtins remplacés : " + ", ".join(patched))
+    if types.ModuleType is not type(sys):
+        signs.append("types.ModuleType remplacé")
+    for module_name, attribute in (("IPython.display", "publish_display_data"),
+                                   ("IPython.core.display_functions", "publish_display_data"),
+                                   ("dataclasses", "asdict"), ("json", "dumps")):
+        module = sys.modules.get(module_name)
+        function = getattr(module, attribute, None) if module is not None else None
+        if function is not None and getattr(function, "__module__", module_name) != (
+                "IPython.core.display_functions" if "IPython" in module_name else module_name):
+            signs.append(f"{module_name}.{attribute} remplacé")
+    for thread in __import__("threading").enumerate():
+        target = getattr(thread, "_target", None)
+        if type(thread).__module__ == "__main__" or getattr(target, "__module__", "") == "__main__":
+            signs.append("thread lancé par le notebook")
+            break
+    return signs
+
+
 def run_cell(source: str, *, nonce: str, cell_id: str, namespace: dict) -> None:
     """Run an instrumented check cell statement by statement, then publish the records."""
     probe = Probe()
     payload = {"nonce": nonce, "cell": cell_id, "records": probe.records, "errors": [],
-               "interrupted": False}
+               "interrupted": False, "signs": []}
+    try:
+        payload["signs"] = tampering()
+    except Exception:
+        payload["signs"] = ["environnement du noyau illisible"]
     saved = namespace.get(PROBE_NAME, _MISSING)
     namespace[PROBE_NAME] = probe
     filename = f"<vérification {cell_id}>"
