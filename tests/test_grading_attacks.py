@@ -469,3 +469,12 @@ def test_confined_kernel_reaches_nothing_outside_its_world():
     printed = "".join(o.get("text", "") for o in cell.outputs)
     assert printed.count("REFUSÉ") == 8 and "LU" not in printed and "PERMIS" not in printed, printed
     assert not Path("/tmp/course-evasion.txt").exists()
+
+
+def test_a_symbolic_link_to_the_solution_is_refused(tmp_path):
+    link = tmp_path / "eve" / FIXTURE.name
+    link.parent.mkdir()
+    link.symlink_to(FIXTURE)
+    grade = grade_many([("eve", link)], progress=False, solutions=FIXTURES, timeout=TIMEOUT)[0]
+    assert grade.points == 0 and {r.status for r in grade.exercises} == {"invalide"}
+    assert "lien symbolique" in grade.exercises[0].reason

@@ -42,12 +42,14 @@ solution's results); a submission cannot read ``solutions/`` or the instructor's
 change what another submission's kernel or the reference run imports. Residual limits: (a) the
 *visible* checks can be satisfied by hard-coding their visible answers, as with any autograder —
 hidden tests, on inputs the notebook does not show, carry the weight; (b) what a check cell
-computes inside a leaf (a comparison inside a comprehension or lambda, an ``if``/``try`` in a test
-function) runs in the student kernel and can be steered there; plain ``assert a == b`` and
+computes inside a leaf (a lambda's body, an ``if``/``try`` in a test function, a comprehension's
+filter) runs in the student kernel and can be steered there; plain ``assert a == b`` and
 ``check(..., expected=...)`` cannot; (c) without Landlock (macOS, Windows, old Linux) the kernel
 can read the course folder and write outside its world: changes are detected and undone after
 each submission, but with ``--jobs`` > 1 a concurrent submission could see them while it runs —
-the report says when the kernel was not confined; (d) the static scan is a heuristic.
+the report says when the kernel was not confined; (d) the static scan and the run-time signs
+are heuristics; (e) the kernel has no memory or process limit, only the per-cell timeout; (f) a
+forged payload can be made huge (a denial of service of the grader, not a mark).
 """
 
 from __future__ import annotations
@@ -471,7 +473,9 @@ def grade_submission(path, *, label: str | None = None, solutions: Path | None =
     label = label or path.as_posix()
     context = context or Context(solutions, timeout=timeout, backend=backend)
     raw, problem = None, ""
-    if not path.is_file():
+    if path.is_symlink():  # a link could point at solutions/: a submission is a plain file
+        problem = "lien symbolique refusé : rendez le notebook lui-même"
+    elif not path.is_file():
         problem = "fichier introuvable"
     else:
         try:
@@ -614,7 +618,8 @@ Disposition attendue : un dossier par étudiant, par exemple
   rendus/bob/01_function_calling.ipynb
 puis `python -m course_utils grade rendus`. L'exercice est reconnu par les métadonnées du notebook
 (écrites dans exercises/), sinon par son nom (nom d'une solution, ou son numéro : alice_01.ipynb).
-Un rendu non reconnu donne une ligne « invalide » et le code de sortie 1.
+Un rendu non reconnu donne une ligne « invalide » et le code de sortie 1 ; un lien symbolique est
+refusé (rendez le notebook lui-même).
 
 Garanties : chaque rendu s'exécute dans son propre dossier temporaire, avec une copie privée de
 course_utils ; le noyau est confiné quand le système le permet (Linux + Landlock : lecture de
@@ -628,9 +633,10 @@ builtins modifiés, threads, fichiers hors du dossier) : « suspect », sans cha
 
 Limites : les vérifications visibles peuvent être satisfaites en écrivant en dur leurs réponses
 visibles (les tests cachés portent l'essentiel des points) ; ce qu'une cellule de vérification
-calcule dans une compréhension, un lambda ou un if s'exécute dans le noyau de l'étudiant ; sans
-Landlock (macOS, Windows), le noyau n'est pas confiné : les modifications sont détectées et
-annulées après coup ; l'analyse statique est une heuristique.
+calcule dans le corps d'un lambda, un if ou un try s'exécute dans le noyau de l'étudiant ; sans
+Landlock (macOS, Windows) ou avec --no-confine, le noyau n'est pas confiné : les modifications
+sont détectées et annulées après coup ; l'analyse statique est une heuristique ; le noyau n'a pas
+de limite de mémoire ni de processus (seulement le délai par cellule).
 """
 
 
@@ -647,13 +653,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solutions", type=Path, default=None, help="dossier des solutions")
     parser.add_argument("--timeout", type=float, default=30.0, help="secondes par cellule")
     parser.add_argument("--backend", default="offline", help="COURSE_BACKEND du noyau")
+    parser.add_argument("--no-confine", action="store_true",
+                        help="ne confine pas le noyau (si le confinement l'empêche de démarrer ; "
+                             "la vérification du cours après chaque rendu reste faite)")
     args = parser.parse_args(argv)
     submissions = collect(args.submissions)
     if not submissions:
         print("aucun notebook à noter", file=sys.stderr)
         return 2
-    grades = grade_many(submissions, jobs=args.jobs, solutions=args.solutions,
-                        timeout=args.timeout, backend=args.backend)
+    context = Context(args.solutions, timeout=args.timeout, backend=args.backend,
+                      confine=not args.no_confine)
+    grades = grade_many(submissions, jobs=args.jobs, context=context)
     print(format_table(grades))
     args.csv.write_text(csv_text(grades), encoding="utf-8")
     rows = sum(len(grade.exercises) for grade in grades)
