@@ -478,3 +478,45 @@ def test_a_symbolic_link_to_the_solution_is_refused(tmp_path):
     grade = grade_many([("eve", link)], progress=False, solutions=FIXTURES, timeout=TIMEOUT)[0]
     assert grade.points == 0 and {r.status for r in grade.exercises} == {"invalide"}
     assert "lien symbolique" in grade.exercises[0].reason
+
+
+def test_lesson_01_solved_another_way_gets_full_marks(tmp_path):
+    """Other code, same answers: the tip and the currencies rewritten (EUR pivot, no TAUX)."""
+    nb = nbformat.read(ROOT / "solutions" / "01_function_calling.ipynb", as_version=4)
+    other = {
+        "s01-06": '''def calculate_tip(amount: float, tip_percent: float) -> dict:
+    """Calcule le pourboire et le total à payer pour une addition.
+
+    Args:
+        amount: Montant de l'addition, en euros.
+        tip_percent: Pourcentage de pourboire, par exemple 15 pour 15 %.
+    """
+    pourboire = round(amount * (tip_percent / 100.0), 2)
+    return dict(amount=amount, tip_percent=tip_percent, tip=pourboire,
+                total=round(pourboire + amount, 2))''',
+        "s01-24": '''def convert_currency(amount: float, from_currency: str, to_currency: str) -> dict:
+    """Convertit un montant d'une devise à une autre, avec des taux de change fixes.
+
+    Args:
+        amount: Le montant à convertir.
+        from_currency: Code ISO 4217 de la devise de départ (EUR, USD ou JPY).
+        to_currency: Code ISO 4217 de la devise d'arrivée (EUR, USD ou JPY).
+    """
+    en_euros = {"EUR": 1.0, "USD": 1.10, "JPY": 160.0}
+    de, vers = from_currency.upper(), to_currency.upper()
+    if de not in en_euros or vers not in en_euros:
+        raise ValueError(f"devise non prise en charge : {from_currency} -> {to_currency}")
+    directs = {**TAUX, **{(b, a): 1 / t for (a, b), t in TAUX.items()}}
+    taux = 1.0 if de == vers else directs.get((de, vers), en_euros[vers] / en_euros[de])
+    return {"amount": amount, "from_currency": de, "to_currency": vers, "rate": taux,
+            "converted": round(amount * taux, 2)}''',
+    }
+    for cell in nb.cells:
+        cell.source = other.get(cell.id, cell.source)
+    target = tmp_path / "bob" / "01_bob.ipynb"
+    target.parent.mkdir()
+    nbformat.write(nb, target)
+    grade = grade_many([("bob", target)], progress=False, timeout=TIMEOUT * 3)[0]
+    assert grade.points == grade.max_points == 20, [
+        (r.item, r.points, r.reason[:120]) for r in grade.exercises if r.status != "ok"]
+    assert not grade.suspect
