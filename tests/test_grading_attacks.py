@@ -452,7 +452,7 @@ for nom, essai in (("signal", lambda: os.kill(parent, 0)),
 
 def test_confined_kernel_reaches_nothing_outside_its_world():
     """Reading the grader's memory or the course, signalling, connecting, writing to /tmp."""
-    from course_utils.grading.grader import _execute
+    from course_utils.grading.run import execute
     from course_utils.grading.restore import build_notebook
     from course_utils.grading.world import World
 
@@ -464,7 +464,7 @@ def test_confined_kernel_reaches_nothing_outside_its_world():
     student.cells.insert(3, nbformat.v4.new_code_cell(EVASION))
     nb, _ = build_notebook(student, solution.notebook, solution.cells, context.library)
     with World(context.snapshot, FIXTURE.name, b"{}") as world:
-        _execute(nb, world, TIMEOUT, "offline", {})
+        execute(nb, world, TIMEOUT, "offline", {})
     cell = next(c for c in nb.cells if c.source == EVASION)
     printed = "".join(o.get("text", "") for o in cell.outputs)
     assert printed.count("REFUSÉ") == 8 and "LU" not in printed and "PERMIS" not in printed, printed

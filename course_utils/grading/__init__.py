@@ -18,11 +18,15 @@ Which side of the trust boundary each module runs on:
 * :mod:`~course_utils.grading.world` — **grader**: each submission's temporary world, the course
   snapshot, verification and restoration of the course files.
 * :mod:`~course_utils.grading.scan` — **grader**: static scan for tampering primitives.
+* :mod:`~course_utils.grading.run` — **grader**: runs a rebuilt notebook in a world's kernel.
+* :mod:`~course_utils.grading.context` — **grader**: what a run shares (snapshot, solutions,
+  each solution's reference records from its clean kernel, exercise identification).
+* :mod:`~course_utils.grading.report` — **grader**: rows, CSV and tables.
 * :mod:`~course_utils.grading.grader` — **grader**: ``python -m course_utils grade`` (guarantees
   and residual limits are listed in its docstring).
 
-Dependencies go one way (grader → restore/judge/world/scan → instrument → probe; exercises →
-student_check); importing this package loads only the standard-library self-check.
+Dependencies go one way (grader → context → run/restore/judge/world → instrument → probe;
+exercises → student_check); importing this package loads only the standard-library self-check.
 """
 
 from __future__ import annotations

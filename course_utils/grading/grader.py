@@ -55,294 +55,39 @@ forged payload can be made huge (a denial of service of the grader, not a mark).
 from __future__ import annotations
 
 import argparse
-import csv
 import hashlib
-import io
 import json
 import re
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from course_utils.grading import student_check as grading
-from course_utils.grading.exercises import (
-    METADATA_KEY,
-    check_tags,
-    course_root,
-    default_dir,
-    read_solution,
-)
+from course_utils.grading.context import COURSE_ROOT, Context, Solution, item_labels  # noqa: F401
 from course_utils.grading.judge import Verdict, judge
-from course_utils.grading.probe import MIME_TYPE
+from course_utils.grading.report import (  # noqa: F401 - the grader's public names
+    CSV_HEADER,
+    SUSPECT,
+    CellError,
+    ExerciseGrade,
+    SubmissionGrade,
+    csv_text,
+    format_table,
+)
 from course_utils.grading.restore import (  # noqa: F401 - re-exported
     CheckCell,
     SolutionError,
     StaticCheck,
     build_notebook,
     load_check_cells,
-    probe_library,
 )
+from course_utils.grading.run import execute, mime_outputs, payload_of
 from course_utils.grading.scan import scan_cells
-from course_utils.grading.world import CourseSnapshot, World
+from course_utils.grading.world import World
 
-COURSE_ROOT = course_root()
-SUSPECT = "suspect"
 _PRIORITY = (grading.TIMEOUT, grading.ERROR, grading.FAIL, grading.TODO)
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
-
-
-@dataclass(frozen=True)
-class ExerciseGrade:
-    """One CSV row: a submission's score on one exercise of a notebook."""
-
-    submission: str
-    exercise: str
-    points: float
-    max_points: float
-    status: str
-    reason: str = ""
-    item: str = ""
-    notebook: str = ""
-    integrity: str = ""
-    integrity_reason: str = ""
-
-    def csv_row(self) -> list[str]:
-        return [self.submission, self.notebook, self.exercise, self.item, f"{self.points:g}",
-                f"{self.max_points:g}", self.status, self.reason, self.integrity or "ok",
-                self.integrity_reason]
-
-
-@dataclass(frozen=True)
-class CellError:
-    """A cell of the executed notebook that ended with an error output."""
-
-    index: int
-    cell_id: str
-    ename: str
-    evalue: str
-
-
-@dataclass(frozen=True)
-class SubmissionGrade:
-    """Everything the grader found about one submission."""
-
-    submission: str
-    exercises: tuple[ExerciseGrade, ...]
-    cell_errors: tuple[CellError, ...] = ()
-    suspicions: tuple[str, ...] = ()
-    notebook: str = ""
-    confinement: str = ""
-
-    @property
-    def points(self) -> float:
-        return sum(grade.points for grade in self.exercises)
-
-    @property
-    def max_points(self) -> float:
-        return sum(grade.max_points for grade in self.exercises)
-
-    @property
-    def suspect(self) -> bool:
-        return bool(self.suspicions)
-
-    @property
-    def identified(self) -> bool:
-        return bool(self.notebook)
-
-
-# --------------------------------------------------------------------------- solutions
-
-
-@dataclass
-class Solution:
-    """A solution notebook read once per run, with its check cells and item names."""
-
-    path: Path
-    data: bytes
-    notebook: object
-    cells: list[CheckCell]
-    labels: dict[str, str]
-    maxima: dict[str, float]
-    assertions: dict = field(default_factory=dict)  # every check cell's assertions, by id
-    reference: dict | None = None  # (cell id, check id) -> [records], from the clean kernel
-    broken: dict = field(default_factory=dict)  # (cell id, check id) -> reason
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @property
-    def name(self) -> str:
-        return self.path.stem
-
-
-def item_labels(solution, cells: list[CheckCell]) -> dict[str, str]:
-    """Each exercise's name as the notebook gives it: the heading above its first check cell."""
-    labels: dict[str, str] = {}
-    heading = ""
-    for index, cell in enumerate(solution.cells):
-        if cell.cell_type == "markdown":
-            for line in cell.source.split("\n"):
-                if re.match(r"#{2,4}\s", line):
-                    heading = re.sub(r"^#+\s*", "", line).strip()
-        for tag in check_tags(cell):
-            if tag not in labels:
-                short = re.split(r"\s+[—–:-]\s+", heading, maxsplit=1)[0].strip() if heading else ""
-                labels[tag] = short or tag
-    if len(set(labels.values())) < len(labels):  # two exercises under one heading: keep the ids
-        labels = {tag: f"{label} ({tag})" for tag, label in labels.items()}
-    return labels
-
-
-class Context:
-    """What one grading run shares: the course snapshot, the solutions and their references."""
-
-    def __init__(self, solutions: Path | None = None, *, timeout: float = 30,
-                 backend: str = "offline", snapshot: CourseSnapshot | None = None,
-                 confine: bool = True) -> None:
-        self.confine = confine
-        self.solutions_dir = Path(solutions) if solutions else default_dir("solutions")
-        self.timeout, self.backend = timeout, backend
-        self.snapshot = snapshot or CourseSnapshot.take(COURSE_ROOT, [self.solutions_dir])
-        self._solutions: dict[Path, Solution | Exception] = {}
-        self._lock = threading.Lock()
-        self.library = probe_library()
-
-    def solution(self, path: Path, *, reference: bool = True) -> Solution:
-        path = path.resolve()
-        with self._lock:
-            if path not in self._solutions:
-                try:
-                    self._solutions[path] = self._load(path)
-                except ValueError as exc:  # MarkerError / SolutionError: the instructor's side
-                    self._solutions[path] = exc
-            found = self._solutions[path]
-        if isinstance(found, Exception):
-            raise found
-        with found.lock:  # once per solution and per run, whatever the number of jobs
-            if reference and found.reference is None:
-                found.reference = self._reference(found)
-        return found
-
-    def _load(self, path: Path) -> Solution:
-        data = path.read_bytes()
-        notebook = read_solution(path)
-        cells = load_check_cells(notebook, path.as_posix())
-        maxima: dict[str, float] = {}
-        for cell in cells:
-            maxima[cell.exercise] = maxima.get(cell.exercise, 0) + sum(c.points for c in cell.checks)
-        assertions = {key: value for cell in cells for key, value in cell.instrumented.assertions.items()}
-        return Solution(path, data, notebook, cells, item_labels(notebook, cells), maxima,
-                        assertions)
-
-    def _reference(self, solution: Solution) -> dict:
-        """Run the solution in a clean world; keep its records; note checks it fails itself."""
-        nb, restored = build_notebook(solution.notebook, solution.notebook, solution.cells,
-                                      self.library)
-        with World(self.snapshot, solution.path.name, solution.data,
-                   confine=self.confine) as world:
-            exercises = {index: check.exercise for index, (check, _) in restored.items()}
-            _execute(nb, world, self.timeout, self.backend, exercises)
-        reference: dict = {}
-        for index, (check, nonce) in restored.items():
-            payload = _payload(nb.cells[index], nonce, check.cell_id)
-            records = payload.get("records", []) if isinstance(payload, dict) else []
-            for spec in check.checks:
-                found = [r for r in records if isinstance(r, dict) and r.get("check") == spec.id]
-                reference[(check.cell_id, spec.id)] = found
-                verdicts = [judge(spec, r, solution.assertions, r) for r in found]
-                bad = [v for v in verdicts if v.status != grading.OK]
-                if not found or bad:
-                    reason = bad[0].message if bad else "non exécutée"
-                    solution.broken[(check.cell_id, spec.id)] = reason
-                    print(f"attention : {solution.path.name}, « {spec.label} » échoue sur la "
-                          f"solution elle-même ({reason})", file=sys.stderr)
-        return reference
-
-    def identify(self, path: Path, raw) -> tuple[Path | None, str]:
-        """The solution a submission answers (see the module docstring), or a French reason."""
-        folder = self.solutions_dir
-        meta = raw.get("metadata", {}).get(METADATA_KEY, {}) if isinstance(raw, dict) else {}
-        name = meta.get("exercise") if isinstance(meta, dict) else None
-        if isinstance(name, str) and re.fullmatch(r"[\w.-]+", name):
-            candidate = folder / f"{name}.ipynb"
-            if candidate.is_file():
-                return candidate, ""
-        if (folder / path.name).is_file():
-            return folder / path.name, ""
-        numbered = {}
-        for candidate in sorted(folder.glob("*.ipynb")):
-            match = re.match(r"(\d+)_", candidate.name)
-            if match and re.search(rf"(?<!\d){match.group(1)}(?!\d)", path.stem):
-                numbered[candidate.name] = candidate
-        if len(numbered) == 1:
-            return next(iter(numbered.values())), ""
-        known = ", ".join(p.name for p in sorted(folder.glob("*.ipynb"))) or "aucune"
-        return None, (f"exercice non identifié : ni métadonnées {METADATA_KEY}.exercise, ni nom "
-                      f"de solution dans {folder.as_posix()} (solutions : {known})")
-
-
-# --------------------------------------------------------------------------- execution
-
-
-def _execute(nb, world: World, timeout: float, backend: str,
-             exercises: dict[int, str]) -> tuple[set[int], str]:
-    """Run ``nb`` in place in ``world``; return (indices of timed-out or skipped cells, reason).
-
-    Once a check cell of an exercise times out, the exercise's later check cells are skipped.
-    """
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellTimeoutError, DeadKernelError
-
-    class Client(NotebookClient):
-        async def _async_handle_timeout(self, timeout, cell=None):
-            if id(cell) in timed_out:  # the interruption did not work: give up on this run
-                raise CellTimeoutError.error_from_timeout_and_cell(
-                    "cellule non interruptible", timeout, cell)
-            timed_out.add(id(cell))
-            return await super()._async_handle_timeout(timeout, cell)
-
-        async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
-            exercise = exercises.get(cell_index)
-            if exercise is not None and exercise in given_up:
-                timed_out.add(id(cell))
-                return cell
-            cell = await super().async_execute_cell(cell, cell_index, *args, **kwargs)
-            if exercise is not None and id(cell) in timed_out:
-                given_up.add(exercise)
-            return cell
-
-    timed_out: set[int] = set()
-    given_up: set[str] = set()
-    client = Client(nb, km=world.kernel_manager(backend), timeout_func=lambda cell: timeout,
-                    allow_errors=True, interrupt_on_timeout=True, startup_timeout=60,
-                    shutdown_kernel="immediate", record_timing=False,
-                    resources={"metadata": {"path": str(world.work)}})
-    stopped = ""
-    try:
-        client.execute(env=world.kernel_env(backend))
-    except DeadKernelError:
-        stopped = "le noyau Python s'est arrêté pendant l'exécution"
-    except CellTimeoutError:
-        stopped = f"{grading.TIMEOUT} : une cellule ne répond plus à l'interruption"
-    except Exception as exc:  # kernel that cannot start, etc.
-        stopped = f"exécution impossible ({type(exc).__name__}: {exc})"
-    indices = {index for index, cell in enumerate(nb.cells) if id(cell) in timed_out}
-    return indices, stopped
-
-
-def _mime_outputs(cell) -> list:
-    return [output.get("data", {}).get(MIME_TYPE) for output in cell.get("outputs", [])
-            if output.get("output_type") in ("display_data", "execute_result", "update_display_data")
-            and MIME_TYPE in output.get("data", {})]
-
-
-def _payload(cell, nonce: str, cell_id: str):
-    """The one result payload of a restored cell, ``"double"`` if several, else None."""
-    valid = [p for p in _mime_outputs(cell) if isinstance(p, dict) and p.get("nonce") == nonce
-             and p.get("cell") == cell_id and isinstance(p.get("records"), list)]
-    if len(valid) > 1:
-        return "double"
-    return valid[0] if valid else None
 
 
 def _rank(status: str) -> int:
@@ -400,7 +145,7 @@ def _score(label: str, solution: Solution, nb, restored: dict, timed_out: set[in
     suspicions: list[str] = []
     for index, (check, nonce) in restored.items():
         cell = nb.cells[index]
-        payload = _payload(cell, nonce, check.cell_id)
+        payload = payload_of(cell, nonce, check.cell_id)
         if payload == "double":
             suspicions.append("résultats de vérification en double (falsification)")
         elif isinstance(payload, dict) and isinstance(payload.get("signs"), list):
@@ -418,7 +163,7 @@ def _score(label: str, solution: Solution, nb, restored: dict, timed_out: set[in
                 reason = f"{grading.TIMEOUT} ({timeout:g} s par cellule)"
             checks.setdefault(check.exercise, []).append((spec, verdict.status, reason))
     for index, cell in enumerate(nb.cells):
-        if index not in restored and _mime_outputs(cell):
+        if index not in restored and mime_outputs(cell):
             suspicions.append("une cellule de l'étudiant publie des résultats de vérification")
             break
     rows = []
@@ -503,7 +248,7 @@ def grade_submission(path, *, label: str | None = None, solutions: Path | None =
     suspicions = scan_cells(cell for index, cell in enumerate(nb.cells) if index not in restored)
     with World(context.snapshot, path.name, path.read_bytes(), confine=context.confine) as world:
         exercises = {index: check.exercise for index, (check, _) in restored.items()}
-        timed_out, stopped = _execute(nb, world, context.timeout, context.backend, exercises)
+        timed_out, stopped = execute(nb, world, context.timeout, context.backend, exercises)
         rows, errors, found = _score(label, solution, nb, restored, timed_out, stopped,
                                      context.timeout, world)
         confined = world.confinement()
@@ -566,50 +311,6 @@ def grade_many(submissions, *, jobs: int = 1, progress: bool = True, solutions=N
                     grades.append(future.result())
                     bar.update()
     return sorted(grades, key=lambda grade: grade.submission)
-
-
-CSV_HEADER = ["submission", "notebook", "exercise", "item", "points", "max_points", "status",
-              "reason", "integrity", "integrity_reason"]
-
-
-def csv_text(grades) -> str:
-    """The CSV: header then one sorted row per submission and exercise."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
-    rows = sorted((row for grade in grades for row in grade.exercises),
-                  key=lambda row: (row.submission, row.notebook, row.exercise))
-    writer.writerows(row.csv_row() for row in rows)
-    return buffer.getvalue()
-
-
-def format_table(grades) -> str:
-    """One submission × item table per notebook, with a total column and a ⚠ for suspects."""
-    blocks = []
-    notebooks = sorted({grade.notebook for grade in grades})
-    for notebook in notebooks:
-        group = [g for g in grades if g.notebook == notebook]
-        order: dict[str, str] = {}
-        for grade in group:
-            for row in grade.exercises:
-                if row.exercise:
-                    order.setdefault(row.exercise, row.item or row.exercise)
-        exercises = sorted(order)
-        header = ["rendu", *(order[ex] for ex in exercises), "total"]
-        lines = [header]
-        for grade in group:
-            cells = {row.exercise: f"{row.points:g}/{row.max_points:g}" for row in grade.exercises}
-            total = f"{grade.points:g}/{grade.max_points:g}"
-            if any(row.status == grading.INVALID for row in grade.exercises):
-                total += " (invalide)"
-            if grade.suspect:
-                total += f" ⚠ {SUSPECT}"
-            lines.append([grade.submission, *(cells.get(ex, "—") for ex in exercises), total])
-        widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-        title = notebook or "non identifiés"
-        blocks.append(title + "\n" + "\n".join(
-            "  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in lines))
-    return "\n\n".join(blocks)
 
 
 _HELP = """\
