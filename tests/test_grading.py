@@ -376,7 +376,8 @@ def test_every_solution_scores_full_and_every_exercise_zero(name, graded):
         context = Context(ROOT / "solutions")  # one reference run for both
         solution = grade_submission(ROOT / "solutions" / name, context=context)
         exercise = grade_submission(ROOT / "exercises" / name, context=context)
-        assert not solution.suspect and not exercise.suspect  # the course's own code is clean
+        assert not solution.suspect and not exercise.suspect, (  # the course's code is clean
+            solution.suspicions, exercise.suspicions)
     assert solution.exercises and solution.points == solution.max_points > 0
     assert all(row.status == "ok" for row in solution.exercises)
     assert exercise.points == 0 and exercise.max_points == solution.max_points

@@ -7,6 +7,8 @@ from course_utils.grading import student_check as grading
 from course_utils.grading.probe import MIME_TYPE
 from course_utils.grading.world import World
 
+STARTS = 3  # attempts to start a kernel that dies before running its first cell
+
 
 def execute(nb, world: World, timeout: float, backend: str,
              exercises: dict[int, str]) -> tuple[set[int], str]:
@@ -37,19 +39,26 @@ def execute(nb, world: World, timeout: float, backend: str,
 
     timed_out: set[int] = set()
     given_up: set[str] = set()
-    client = Client(nb, km=world.kernel_manager(backend), timeout_func=lambda cell: timeout,
-                    allow_errors=True, interrupt_on_timeout=True, startup_timeout=60,
-                    shutdown_kernel="immediate", record_timing=False,
-                    resources={"metadata": {"path": str(world.work)}})
     stopped = ""
-    try:
-        client.execute(env=world.kernel_env(backend))
-    except DeadKernelError:
-        stopped = "le noyau Python s'est arrêté pendant l'exécution"
-    except CellTimeoutError:
-        stopped = f"{grading.TIMEOUT} : une cellule ne répond plus à l'interruption"
-    except Exception as exc:  # kernel that cannot start, etc.
-        stopped = f"exécution impossible ({type(exc).__name__}: {exc})"
+    for _ in range(STARTS):
+        client = Client(nb, km=world.kernel_manager(backend), timeout_func=lambda cell: timeout,
+                        allow_errors=True, interrupt_on_timeout=True, startup_timeout=60,
+                        shutdown_kernel="immediate", record_timing=False,
+                        resources={"metadata": {"path": str(world.work)}})
+        try:
+            client.execute(env=world.kernel_env(backend))
+            stopped = ""
+        except DeadKernelError:
+            stopped = "le noyau Python s'est arrêté pendant l'exécution"
+        except CellTimeoutError:
+            stopped = f"{grading.TIMEOUT} : une cellule ne répond plus à l'interruption"
+        except Exception as exc:  # kernel that cannot start, etc.
+            stopped = f"exécution impossible ({type(exc).__name__}: {exc})"
+        started = any(cell.get("execution_count") or cell.get("outputs")
+                      for cell in nb.cells if cell.get("cell_type") == "code")
+        if not stopped or started:
+            break  # a kernel that died before running anything (a port taken meanwhile by
+            # another process, a loaded machine) is started again, up to STARTS times
     indices = {index for index, cell in enumerate(nb.cells) if id(cell) in timed_out}
     return indices, stopped
 
