@@ -46,8 +46,10 @@ computes inside a leaf (a lambda's body, an ``if``/``try`` in a test function, a
 filter) runs in the student kernel and can be steered there; plain ``assert a == b`` and
 ``check(..., expected=...)`` cannot; (c) without Landlock (macOS, Windows, old Linux) the kernel
 can read the course folder and write outside its world: changes are detected and undone after
-each submission, but with ``--jobs`` > 1 a concurrent submission could see them while it runs —
-the report says when the kernel was not confined; (d) the static scan and the run-time signs
+each submission, but with ``--jobs`` > 1 a concurrent submission could see them while it runs,
+and the change is reported on whichever submission finishes first — the report says when the
+kernel was not confined. Do not edit the course while grading: the verification cannot tell
+your edit from a submission's, and undoes it; (d) the static scan and the run-time signs
 are heuristics; (e) the kernel has no memory or process limit, only the per-cell timeout; (f) a
 forged payload can be made huge (a denial of service of the grader, not a mark).
 """
@@ -336,7 +338,8 @@ Limites : les vérifications visibles peuvent être satisfaites en écrivant en 
 visibles (les tests cachés portent l'essentiel des points) ; ce qu'une cellule de vérification
 calcule dans le corps d'un lambda, un if ou un try s'exécute dans le noyau de l'étudiant ; sans
 Landlock (macOS, Windows) ou avec --no-confine, le noyau n'est pas confiné : les modifications
-sont détectées et annulées après coup ; l'analyse statique est une heuristique ; le noyau n'a pas
+sont détectées et annulées après coup (n'éditez pas le cours pendant la notation : vos
+modifications seraient annulées elles aussi) ; l'analyse statique est une heuristique ; le noyau n'a pas
 de limite de mémoire ni de processus (seulement le délai par cellule).
 """
 
