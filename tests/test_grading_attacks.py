@@ -520,3 +520,23 @@ def test_lesson_01_solved_another_way_gets_full_marks(tmp_path):
     assert grade.points == grade.max_points == 20, [
         (r.item, r.points, r.reason[:120]) for r in grade.exercises if r.status != "ok"]
     assert not grade.suspect
+
+
+def test_with_confinement_a_change_by_someone_else_is_kept_and_blames_no_one(tmp_path, capsys):
+    """A confined kernel cannot write the course: a change seen after it is not the submission's."""
+    import shutil
+
+    if landlock_abi() < 1:
+        pytest.skip("Landlock indisponible")
+    course = tmp_path / "cours"
+    shutil.copytree(FIXTURES, course / "solutions")
+    (course / "course_utils").mkdir()
+    (course / "course_utils" / "notes.py").write_text("x = 1\n", encoding="utf-8")
+    context = Context(course / "solutions", timeout=TIMEOUT,
+                      snapshot=CourseSnapshot.take(course, [course / "solutions"]))
+    context.solution(course / "solutions" / FIXTURE.name)  # the reference runs before the edit
+    (course / "course_utils" / "notes.py").write_text("x = 2\n", encoding="utf-8")  # the instructor
+    grade = grade_many([("alice", FIXTURE)], progress=False, context=context)[0]
+    assert grade.points == 7 and not grade.suspect
+    assert (course / "course_utils" / "notes.py").read_text(encoding="utf-8") == "x = 2\n"
+    assert "le cours a changé pendant la notation" in capsys.readouterr().err

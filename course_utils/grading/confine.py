@@ -18,7 +18,10 @@ package, before any student code, and:
    kernel's own five ports; from ABI 6, no signal to and no abstract socket with a process outside
    the domain. The course folder (``solutions/``, the instructor's ``course_utils/``) and the other
    submissions' worlds are neither readable nor writable.
-4. writes what it achieved to ``WORLD/run/confinement.json`` and ``exec``s ipykernel.
+4. writes what it achieved to ``WORLD/run/confinement.json`` (information for the report only:
+   the kernel could rewrite it) and ``exec``s ipykernel. When Landlock is available but cannot be
+   applied, the launcher fails and no kernel starts: the grader, which decides from
+   :func:`landlock_abi` whether kernels are confined, is never wrong about it.
 
 Where the OS offers nothing (macOS, Windows, old Linux, Landlock disabled), step 3 is skipped and
 recorded; the grader then still verifies and restores the course files after each submission and
@@ -203,12 +206,9 @@ def confine(world: str, ports: list[int]) -> dict:
     except OSError as exc:
         status["user"] = f"inchangé ({exc})"
     abi = landlock_abi()
-    if abi:
-        try:
-            _restrict(abi, world, ports)
-            status["landlock"] = abi
-        except OSError as exc:
-            status["limits"] = f"Landlock indisponible : {exc}"
+    if abi:  # available but failing: no kernel at all, rather than one the grader trusts wrongly
+        _restrict(abi, world, ports)
+        status["landlock"] = abi
     else:
         status["limits"] = "Landlock indisponible sur ce système"
     return status

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from course_utils.grading import student_check as grading
+from course_utils.grading.confine import landlock_abi
 from course_utils.grading.exercises import (
     METADATA_KEY,
     check_tags,
@@ -74,6 +75,7 @@ class Context:
                  backend: str = "offline", snapshot: CourseSnapshot | None = None,
                  confine: bool = True) -> None:
         self.confine = confine
+        self.confined = confine and landlock_abi() > 0  # the launcher enforces it or fails
         self.solutions_dir = Path(solutions) if solutions else default_dir("solutions")
         self.timeout, self.backend = timeout, backend
         self.snapshot = snapshot or CourseSnapshot.take(COURSE_ROOT, [self.solutions_dir])

@@ -66,6 +66,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from course_utils.grading import student_check as grading
+from course_utils.grading.confine import landlock_abi
 from course_utils.grading.context import COURSE_ROOT, Context, Solution, item_labels  # noqa: F401
 from course_utils.grading.judge import Verdict, judge
 from course_utils.grading.report import (  # noqa: F401 - the grader's public names
@@ -256,22 +257,27 @@ def grade_submission(path, *, label: str | None = None, solutions: Path | None =
         confined = world.confinement()
     with _COURSE_LOCK:
         changed = context.snapshot.changes()
-        if changed:
+        shown = ", ".join(changed[:5]) + (" …" if len(changed) > 5 else "")
+        if changed and context.confined:  # no graded kernel can write there: someone else did
+            context.snapshot.accept(changed)
+            print(f"attention : le cours a changé pendant la notation ({shown}) ; pas par un "
+                  "rendu (noyaux confinés) : changement conservé, les rendus restent notés avec "
+                  "le cours du début", file=sys.stderr)
+        elif changed:
             context.snapshot.restore(changed)
-            shown = ", ".join(changed[:5]) + (" …" if len(changed) > 5 else "")
             found.append(f"fichiers modifiés hors du dossier du rendu (rétablis) : {shown}")
     return _finish(label, rows, solution, errors=errors, suspicions=[*found, *suspicions],
-                   confinement=_confinement_text(confined))
+                   confinement=_confinement_text(confined, context.confined))
 
 
 _COURSE_LOCK = threading.Lock()
 
 
-def _confinement_text(status: dict) -> str:
+def _confinement_text(status: dict, confined: bool) -> str:
+    if confined:  # decided by the grader (the launcher refuses to start a kernel otherwise)
+        return f"Landlock ABI {landlock_abi()}, utilisateur {status.get('user') or 'inconnu'}"
     if not status:
-        return "inconnu (le noyau n'a pas démarré)"
-    if status.get("landlock"):
-        return f"Landlock ABI {status['landlock']}, utilisateur {status.get('user')}"
+        return "aucun confinement (le noyau n'a pas démarré)"
     return f"aucun confinement du système ({status.get('limits')}), utilisateur {status.get('user')}"
 
 

@@ -103,11 +103,29 @@ class CourseSnapshot:
     hooks: dict[str, bytes] = field(default_factory=dict)
     extra: tuple = ()
 
+    baseline: dict = field(default_factory=dict)  # what changes are measured against
+
     @classmethod
     def take(cls, root: Path, extra=()) -> CourseSnapshot:
         root = Path(root).resolve()
         extra = tuple(Path(folder).resolve() for folder in extra)
-        return cls(root, _course_files(root, extra), _startup_hooks(), extra)
+        files = _course_files(root, extra)
+        return cls(root, files, _startup_hooks(), extra, dict(files))
+
+    def accept(self, changed: list[str]) -> None:
+        """Take changes made by someone else as the new baseline (private copies keep using
+        the files as they were when grading started, so every submission sees the same course)."""
+        now = _course_files(self.root, self.extra)
+        hooks = _startup_hooks()
+        for name in changed:
+            if os.path.isabs(name):
+                self.hooks.pop(name, None)
+                if name in hooks:
+                    self.hooks[name] = hooks[name]
+            elif name in now:
+                self.baseline[name] = now[name]
+            else:
+                self.baseline.pop(name, None)
 
     @property
     def package(self) -> dict[str, bytes]:
@@ -117,8 +135,8 @@ class CourseSnapshot:
     def changes(self) -> list[str]:
         """Paths (relative to the course, or absolute for hooks) that differ from the snapshot."""
         now = _course_files(self.root, self.extra)
-        changed = sorted(p for p in self.files if now.get(p) != self.files[p])
-        changed += sorted(p for p in now if p not in self.files and "/" in p
+        changed = sorted(p for p in self.baseline if now.get(p) != self.baseline[p])
+        changed += sorted(p for p in now if p not in self.baseline and "/" in p
                           and p.endswith(CODE_SUFFIXES))
         hooks = _startup_hooks()
         changed += sorted(p for p in set(hooks) | set(self.hooks)
@@ -129,7 +147,7 @@ class CourseSnapshot:
         """Put every changed path back as it was (added files are removed)."""
         for name in changed:
             absolute = Path(name) if os.path.isabs(name) else self.root / name
-            original = self.hooks.get(name) if os.path.isabs(name) else self.files.get(name)
+            original = self.hooks.get(name) if os.path.isabs(name) else self.baseline.get(name)
             try:
                 if original is None:
                     absolute.unlink(missing_ok=True)
