@@ -25,7 +25,10 @@ may also be given one by one). For each submission the grader:
    (its own world, run once per solution and cached for the whole run). A passing check must have
    gone through every assertion the solution's run went through;
 5. **verifies the course** after the run: the course folder and the environment's start-up hooks
-   are compared with the snapshot; any change is undone and the submission is ``suspect``. A
+   are compared with the snapshot; with an unconfined kernel any change is undone and the
+   submission is ``suspect``; with confined kernels none of them can be the author, so the change
+   (the instructor's, another program's) is kept and reported on stderr — every submission is
+   graded with the course as it was at start anyway. A
    static scan of the student's cells (:mod:`course_utils.grading.scan`) and forged results
    (a result output outside a restored cell, two outputs in one) mark it ``suspect`` too, with
    French reasons — without changing the mark.
@@ -336,7 +339,7 @@ l'environnement Python seulement, écriture dans son dossier seulement, pas de r
 et le cours sont hors de portée. Les cellules de vérification n'extraient que des données (les
 réponses de l'étudiant) ; le correcteur les compare, dans son propre processus, aux valeurs de la
 solution calculées dans un noyau propre (une fois par solution). Le dossier du cours est vérifié
-après chaque rendu (toute modification est annulée, le rendu est « suspect »). Une analyse des
+après chaque rendu (sans confinement, toute modification est annulée et le rendu est « suspect »). Une analyse des
 cellules signale les primitives de falsification (crochets de traçage, sys.modules, cadres, gc,
 builtins modifiés, threads, fichiers hors du dossier) : « suspect », sans changer la note.
 
