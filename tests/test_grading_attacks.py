@@ -540,3 +540,36 @@ def test_with_confinement_a_change_by_someone_else_is_kept_and_blames_no_one(tmp
     assert grade.points == 7 and not grade.suspect
     assert (course / "course_utils" / "notes.py").read_text(encoding="utf-8") == "x = 2\n"
     assert "le cours a changé pendant la notation" in capsys.readouterr().err
+
+
+def test_the_judge_decides_from_data_and_never_raises_on_forged_records():
+    """Unit level: what a forger can put in a record, and what the grader makes of it."""
+    from course_utils.grading.judge import judge
+    from course_utils.grading.probe import plain
+
+    source = ("def _t():\n    assert f(2) == 4, 'f(2) vaut 4'\n\n"
+              "check('valeur', lambda: f(3), expected=9)\ncheck('assertions', _t)")
+    cell = instrument(source, "unité", "u")
+    value, asserts = cell.checks
+    site = next(iter(cell.assertions))
+    honest = {"check": "c1", "sites": [{"site": site, "leaves": [{"v": 4}]}], "result": {"v": None},
+              "callable": True, "lambda": False, "stub": False}
+    assert judge(asserts, honest, cell.assertions, honest).status == "ok"
+    assert judge(value, {"check": "c0", "leaves": [{"v": 9}]}, {}, None).status == "ok"
+    forged = [
+        {"check": "c0", "status": "ok", "passed": True, "leaves": [{"v": True}]},
+        {"check": "c0", "leaves": [{"v": {"~obj": "Toujours", "truthy": True}}]},
+        {"check": "c0", "leaves": [{"v": plain(9.0000001)}], "extra": [{"v": 3}]},
+        {"check": "c0", "leaves": [{"v": {"~int": "pas un nombre"}}]},
+        {"check": "c0", "leaves": "n'importe quoi"},
+        "pas un dict",
+    ]
+    for record in forged:
+        assert judge(value, record, {}, None).status != "ok", record
+    skipped = dict(honest, sites=[])  # the assertion never "ran"
+    assert judge(asserts, skipped, cell.assertions, honest).status == "échec"
+    wrong = dict(honest, sites=[{"site": site, "leaves": [{"v": 5}]}])
+    verdict = judge(asserts, wrong, cell.assertions, honest)
+    assert (verdict.status, verdict.message) == ("échec", "f(2) vaut 4")
+    unknown = dict(honest, sites=[{"site": "inventé", "leaves": []}])
+    assert judge(asserts, unknown, cell.assertions, honest).status != "ok"
