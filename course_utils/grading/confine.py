@@ -1,10 +1,9 @@
 """Launcher of the **graded student kernel**: confine the process, then become ``ipykernel``.
 
-``python -m course_utils.grading.confine [--no-confine] CONNECTION_FILE WORLD`` is the kernelspec
-command the
-grader uses (:mod:`course_utils.grading.world`; ``--no-confine`` only for the tests of the
-fallback path). It runs from the world's private copy of the
-package, before any student code, and:
+``python -m course_utils.grading.confine [--no-confine] [--web] CONNECTION_FILE WORLD`` is the
+kernelspec command the grader uses (:mod:`course_utils.grading.world`; ``--no-confine`` for the
+grader's escape hatch and the tests of the fallback path). It runs from the world's private copy
+of the package, before any student code, and:
 
 1. copies the connection file into ``WORLD/run/`` (the kernel never reads the grader's runtime
    folder, where other kernels' keys live);
@@ -16,7 +15,8 @@ package, before any student code, and:
    ``sys.base_prefix``, ``/usr``, ``/lib``, ``/etc``, ``/proc``, ``/dev/null``/``urandom``),
    **write** only ``WORLD``; from Landlock ABI 4, no TCP connection and no bind except the
    kernel's own five ports; from ABI 6, no signal to and no abstract socket with a process outside
-   the domain. The course folder (``solutions/``, the instructor's ``course_utils/``) and the other
+   the domain (``--web``, when grading with a provider's backend: connections to ports 443 and 80
+   are allowed too). The course folder (``solutions/``, the instructor's ``course_utils/``) and the other
    submissions' worlds are neither readable nor writable.
 4. writes what it achieved to ``WORLD/run/confinement.json`` (information for the report only:
    the kernel could rewrite it) and ``exec``s ipykernel. When Landlock is available but cannot be
@@ -93,7 +93,10 @@ def read_paths() -> list[str]:
     return sorted(p for p in paths if p and os.path.exists(p))
 
 
-def _restrict(abi: int, world: str, ports: list[int]) -> None:
+WEB_PORTS = (443, 80)  # what a provider's API needs when grading with --backend other than offline
+
+
+def _restrict(abi: int, world: str, ports: list[int], web: bool = False) -> None:
     libc = _libc()
     libc.syscall.restype = ctypes.c_long
     fs = _FS_ABI1_ALL | (_FS_REFER if abi >= 2 else 0) | (_FS_TRUNCATE if abi >= 3 else 0) | (
@@ -124,8 +127,10 @@ def _restrict(abi: int, world: str, ports: list[int]) -> None:
         allow(path, _READ | (_FS_WRITE_FILE if path.startswith("/dev/") else 0))
     allow(world, fs)
     if abi >= 4:
-        for port in [0, *ports]:  # 0: an ephemeral port (ipykernel's subprocess-output pipe)
-            rule = _NetPort(_NET_BIND_TCP, port)
+        rules = [(_NET_BIND_TCP, port) for port in [0, *ports]]  # 0: ipykernel's output pipe
+        rules += [(_NET_CONNECT_TCP, port) for port in (WEB_PORTS if web else ())]
+        for access, port in rules:
+            rule = _NetPort(access, port)
             if libc.syscall(ctypes.c_long(_ADD_RULE), ctypes.c_int(ruleset),
                             ctypes.c_int(_RULE_NET_PORT), ctypes.byref(rule),
                             ctypes.c_uint32(0)) < 0:
@@ -198,7 +203,7 @@ def _drop_privileges() -> str:
     return "root sans aucune capacité (Python installé hors de portée de nobody)"
 
 
-def confine(world: str, ports: list[int]) -> dict:
+def confine(world: str, ports: list[int], web: bool = False) -> dict:
     """Confine this process (see the module docstring); return what was achieved."""
     status = {"user": "", "landlock": 0, "limits": ""}
     try:
@@ -207,7 +212,7 @@ def confine(world: str, ports: list[int]) -> dict:
         status["user"] = f"inchangé ({exc})"
     abi = landlock_abi()
     if abi:  # available but failing: no kernel at all, rather than one the grader trusts wrongly
-        _restrict(abi, world, ports)
+        _restrict(abi, world, ports, web)
         status["landlock"] = abi
     else:
         status["limits"] = "Landlock indisponible sur ce système"
@@ -216,8 +221,8 @@ def confine(world: str, ports: list[int]) -> dict:
 
 def main(argv: list[str] | None = None) -> None:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    enabled = "--no-confine" not in arguments
-    connection, world, *options = [a for a in arguments if a != "--no-confine"]
+    enabled, web = "--no-confine" not in arguments, "--web" in arguments
+    connection, world, *options = [a for a in arguments if a not in ("--no-confine", "--web")]
     run = Path(world) / "run"
     run.mkdir(exist_ok=True)
     copy = run / "connection.json"
@@ -229,7 +234,7 @@ def main(argv: list[str] | None = None) -> None:
         os.chown(copy, NOBODY, NOBODY)
         os.chown(run, NOBODY, NOBODY)
     os.chmod(copy, 0o600)
-    status = confine(str(Path(world).resolve()), ports) if enabled else {
+    status = confine(str(Path(world).resolve()), ports, web) if enabled else {
         "user": "inchangé", "landlock": 0, "limits": "confinement désactivé (--no-confine)"}
     (run / "confinement.json").write_text(json.dumps(status), encoding="utf-8")
     os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", "-f", str(copy),

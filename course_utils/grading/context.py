@@ -115,7 +115,7 @@ class Context:
         nb, restored = build_notebook(solution.notebook, solution.notebook, solution.cells,
                                       self.library)
         with World(self.snapshot, solution.path.name, solution.data,
-                   confine=self.confine) as world:
+                   confine=self.confine, web=self.backend != "offline") as world:
             exercises = {index: check.exercise for index, (check, _) in restored.items()}
             execute(nb, world, self.timeout, self.backend, exercises)
         reference: dict = {}

@@ -252,7 +252,8 @@ def grade_submission(path, *, label: str | None = None, solutions: Path | None =
         reason = f"structure de notebook invalide ({type(exc).__name__})"
         return _finish(label, _rows(label, grading.INVALID, reason, solution), solution)
     suspicions = scan_cells(cell for index, cell in enumerate(nb.cells) if index not in restored)
-    with World(context.snapshot, path.name, path.read_bytes(), confine=context.confine) as world:
+    with World(context.snapshot, path.name, path.read_bytes(), confine=context.confine,
+               web=context.backend != "offline") as world:
         exercises = {index: check.exercise for index, (check, _) in restored.items()}
         timed_out, stopped = execute(nb, world, context.timeout, context.backend, exercises)
         rows, errors, found = _score(label, solution, nb, restored, timed_out, stopped,
@@ -335,7 +336,8 @@ refusé (rendez le notebook lui-même).
 
 Garanties : chaque rendu s'exécute dans son propre dossier temporaire, avec une copie privée de
 course_utils ; le noyau est confiné quand le système le permet (Linux + Landlock : lecture de
-l'environnement Python seulement, écriture dans son dossier seulement, pas de réseau) : solutions/
+l'environnement Python seulement, écriture dans son dossier seulement, pas de réseau — sauf les
+ports 443 et 80 avec un --backend en ligne) : solutions/
 et le cours sont hors de portée. Les cellules de vérification n'extraient que des données (les
 réponses de l'étudiant) ; le correcteur les compare, dans son propre processus, aux valeurs de la
 solution calculées dans un noyau propre (une fois par solution). Le dossier du cours est vérifié

@@ -164,7 +164,7 @@ class World:
     """One submission's temporary folder (context manager: removed on exit)."""
 
     def __init__(self, snapshot: CourseSnapshot, notebook_name: str, data: bytes, *,
-                 confine: bool = True) -> None:
+                 confine: bool = True, web: bool = False) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="course-grade-")).resolve()
         self.work = self.root / "work"
         for sub in ("work", "lib", "home", "tmp", "run", "jupyter/kernels/" + KERNEL_NAME):
@@ -174,8 +174,8 @@ class World:
             target = self.root / "lib" / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
-        launcher = ["-m", "course_utils.grading.confine"] if confine else [
-            "-m", "course_utils.grading.confine", "--no-confine"]
+        launcher = ["-m", "course_utils.grading.confine", *(["--web"] if web else []),
+                    *([] if confine else ["--no-confine"])]
         spec = {"argv": [sys.executable, *launcher, "{connection_file}", str(self.root)],
                 "display_name": "Python (rendu noté)", "language": "python",
                 "interrupt_mode": "signal"}
