@@ -447,6 +447,8 @@ for nom, essai in (("signal", lambda: os.kill(parent, 0)),
         print("PERMIS", nom)
     except OSError:
         print("REFUSÉ", nom)
+statut = open("/proc/self/status").read()
+print("IDENTITÉ", os.getuid(), statut.split("CapEff:")[1].split()[0])
 '''
 
 
@@ -468,6 +470,8 @@ def test_confined_kernel_reaches_nothing_outside_its_world():
     cell = next(c for c in nb.cells if c.source == EVASION)
     printed = "".join(o.get("text", "") for o in cell.outputs)
     assert printed.count("REFUSÉ") == 8 and "LU" not in printed and "PERMIS" not in printed, printed
+    identity = printed.split("IDENTITÉ ")[1].split()
+    assert identity[0] == "65534" or identity[1] == "0" * 16  # nobody, or root without capability
     assert not Path("/tmp/course-evasion.txt").exists()
 
 
