@@ -577,3 +577,27 @@ def test_the_judge_decides_from_data_and_never_raises_on_forged_records():
     assert (verdict.status, verdict.message) == ("échec", "f(2) vaut 4")
     unknown = dict(honest, sites=[{"site": "inventé", "leaves": []}])
     assert judge(asserts, unknown, cell.assertions, honest).status != "ok"
+
+
+def test_what_the_lesson_itself_uses_does_not_make_submissions_suspect(tmp_path):
+    """A lesson whose provided code uses exec and a thread: its honest stub is not suspect."""
+    solution = nbformat.read(FIXTURE, as_version=4)
+    lesson = nbformat.v4.new_code_cell(
+        "import threading\nexec('temoin = 1')\n"
+        "def _tache():\n    pass\nthreading.Thread(target=_tache).start()")
+    lesson.id = "fourni"
+    solution.cells.insert(3, lesson)
+    folder = tmp_path / "solutions"
+    folder.mkdir()
+    nbformat.write(solution, folder / FIXTURE.name)
+    (tmp_path / "bob").mkdir()
+    generate(folder, tmp_path / "bob")
+    attack = nbformat.read(tmp_path / "bob" / FIXTURE.name, as_version=4)
+    attack.cells.insert(4, nbformat.v4.new_code_cell("import sys\nsys.setprofile(lambda *a: None)"))
+    (tmp_path / "eve").mkdir()
+    nbformat.write(attack, tmp_path / "eve" / FIXTURE.name)
+    honest, other = grade_many([("bob", tmp_path / "bob" / FIXTURE.name),
+                                ("eve", tmp_path / "eve" / FIXTURE.name)],
+                               progress=False, solutions=folder, timeout=TIMEOUT)
+    assert honest.points == 0 and not honest.suspect, honest.suspicions
+    assert other.suspect and all("exec" not in reason for reason in other.suspicions)

@@ -25,6 +25,7 @@ from course_utils.grading.exercises import (
 from course_utils.grading.judge import judge
 from course_utils.grading.restore import CheckCell, build_notebook, load_check_cells, probe_library
 from course_utils.grading.run import execute, payload_of
+from course_utils.grading.scan import scan_cells
 from course_utils.grading.world import CourseSnapshot, World
 
 COURSE_ROOT = course_root()
@@ -43,6 +44,7 @@ class Solution:
     assertions: dict = field(default_factory=dict)  # every check cell's assertions, by id
     reference: dict | None = None  # (cell id, check id) -> [records], from the clean kernel
     broken: dict = field(default_factory=dict)  # (cell id, check id) -> reason
+    expected_signs: set = field(default_factory=set)  # what the solution itself shows (scan, run)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -107,8 +109,10 @@ class Context:
         for cell in cells:
             maxima[cell.exercise] = maxima.get(cell.exercise, 0) + sum(c.points for c in cell.checks)
         assertions = {key: value for cell in cells for key, value in cell.instrumented.assertions.items()}
+        tagged = {cell.index for cell in cells}
+        lesson_code = scan_cells(c for i, c in enumerate(notebook.cells) if i not in tagged)
         return Solution(path, data, notebook, cells, item_labels(notebook, cells), maxima,
-                        assertions)
+                        assertions, expected_signs=set(lesson_code))
 
     def _reference(self, solution: Solution) -> dict:
         """Run the solution in a clean world; keep its records; note checks it fails itself."""
@@ -122,6 +126,9 @@ class Context:
         for index, (check, nonce) in restored.items():
             payload = payload_of(nb.cells[index], nonce, check.cell_id)
             records = payload.get("records", []) if isinstance(payload, dict) else []
+            if isinstance(payload, dict):
+                solution.expected_signs.update(f"à l'exécution : {sign}"
+                                               for sign in payload.get("signs", []))
             for spec in check.checks:
                 found = [r for r in records if isinstance(r, dict) and r.get("check") == spec.id]
                 reference[(check.cell_id, spec.id)] = found

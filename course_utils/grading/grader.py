@@ -270,7 +270,9 @@ def grade_submission(path, *, label: str | None = None, solutions: Path | None =
         elif changed:
             context.snapshot.restore(changed)
             found.append(f"fichiers modifiés hors du dossier du rendu (rétablis) : {shown}")
-    return _finish(label, rows, solution, errors=errors, suspicions=[*found, *suspicions],
+    suspicions = [reason for reason in [*found, *suspicions]  # what the lesson's own code uses
+                  if reason not in solution.expected_signs]  # is not a sign of tampering
+    return _finish(label, rows, solution, errors=errors, suspicions=suspicions,
                    confinement=_confinement_text(confined, context.confined))
 
 

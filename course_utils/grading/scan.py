@@ -9,7 +9,9 @@ exercise code has no reason to use: profile/trace hooks, ``sys.modules``, frames
 and file-system access outside the submission's folder (absolute paths, ``..``, ``__file__``,
 the course's ``solutions/`` or ``course_utils/`` files). It is a heuristic: a determined student
 can hide a primitive from it (``getattr`` with computed names); the grader's guarantees do not rest
-on it (see :mod:`course_utils.grading.grader`).
+on it (see :mod:`course_utils.grading.grader`). What the solution's own cells (the lesson's
+provided code) already use is not reported: a lesson that teaches ``exec`` does not make every
+submission suspect.
 """
 
 from __future__ import annotations
