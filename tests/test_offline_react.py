@@ -17,7 +17,7 @@ import pytest
 
 from course_utils.offline import OfflineModel
 from course_utils.offline.skills import SkillContext, react
-from course_utils.offline.skills.research import stop_rule
+from course_utils.offline.policy.research import stop_rule
 
 MODEL = "offline-fast"
 

@@ -121,6 +121,20 @@ def test_unknown_path_is_a_404():
         client.post("/no/such/endpoint", cast_to=object, body={})
 
 
+def test_model_client_is_built_like_make_client_and_reaches_the_session_ledger():
+    from course_utils import llm
+    from course_utils.usage import session_ledger
+
+    model = chat_model()
+    before = session_ledger().calls
+    for client in (model.client(), model.client(max_retries=0), llm.make_client(offline=model),
+                   model.client(api_key="sk-autre-cle")):
+        assert ask(client, "Réponds uniquement par : OK").choices[0].message.content == "OK"
+    assert session_ledger().calls == before + 4  # every offline client feeds the ledger
+    assert llm.offline_model_of(model.client()) is model
+    assert model.client(max_retries=0).max_retries == 0
+
+
 def test_async_client_is_served_too():
     model = chat_model()
 
@@ -369,9 +383,61 @@ def test_calls_record_every_http_request():
     assert model.calls[0]["path"] == "/v1/chat/completions"
     assert model.calls[0]["body"]["messages"][0]["content"] == "Réponds uniquement par : OK"
     assert model.calls[0]["status"] == 200 and model.calls[0]["fault"] is None
+    assert model.calls[0]["skill"] == "chat"
     assert model.calls[1] == {"method": "GET", "path": "/v1/models", "body": None,
-                              "status": 200, "fault": None}
+                              "status": 200, "fault": None, "skill": None}
     assert len(model.chat_requests) == 1
+
+
+def test_the_call_record_names_the_skill_that_answered():
+    model = OfflineModel(seed=0, faults=[429, "timeout"])
+    client = model.client(max_retries=2)
+    ask(client, "Quel temps fait-il à Lyon ?", tools=[WEATHER])  # two retries, then tool use
+    ask(client, "Bonjour")
+    react_tools = [WEATHER, {"type": "function", "function": {
+        "name": "finish", "description": "Réponse finale.",
+        "parameters": {"type": "object", "properties": {"answer": {"type": "string"}},
+                       "required": ["answer"]}}}]
+    ask(client, "Quel temps fait-il à Lyon ?", tools=react_tools)
+    assert [call["skill"] for call in model.calls] == [
+        "http_429", "timeout", "tool_use", "chat", "react"]
+
+    scripted = OfflineModel(seed=0).script(["Réponse scriptée.", 503])
+    ask(scripted.client(max_retries=0), "Bonjour")
+    with pytest.raises(openai.InternalServerError):
+        ask(scripted.client(max_retries=0), "Bonjour")
+    driven = OfflineModel(seed=0).responder(
+        lambda request: "Pilotée." if "pilote" in request["messages"][-1]["content"] else None)
+    ask(driven.client(), "pilote")
+    ask(driven.client(), "Bonjour")  # the responder defers: a skill answers
+    assert [call["skill"] for call in scripted.calls] == ["script", "http_503"]
+    assert [call["skill"] for call in driven.calls] == ["script", "chat"]
+
+
+def test_custom_skills_are_named_by_attribute_or_function_name():
+    def echo(request, ctx):
+        return "écho"
+
+    def polite(request, ctx):
+        return "Bien sûr."
+
+    polite.skill_name = "politesse"
+    model = OfflineModel(seed=0, skills=[echo])
+    ask(model.client(), "Bonjour")
+    model_b = OfflineModel(seed=0, skills=[polite])
+    ask(model_b.client(), "Bonjour")
+    assert model.calls[0]["skill"] == "echo" and model_b.calls[0]["skill"] == "politesse"
+
+
+def test_the_skills_docstring_lists_the_skills_in_order():
+    import re
+
+    from course_utils.offline import skills
+
+    listed = re.findall(r"^\* ``(\w+)`` —", skills.__doc__, re.MULTILINE)
+    assert tuple(listed) == skills.SKILL_ORDER
+    assert [skills.skill_name(fn) for fn in skills.default_skills()] == list(skills.SKILL_ORDER)
+    assert skills.SKILL_ORDER[-1] == "chat"
 
 
 def test_a_skill_breaking_tool_choice_fails_loudly():

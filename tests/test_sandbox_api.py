@@ -125,6 +125,8 @@ class Stack:
         return self
     def pop(self):
         return self.items.pop()
+def use_stack():
+    return Stack().push(1).push(2).pop()
 @functools.lru_cache(maxsize=None)
 def fib(n):
     return n if n < 2 else fib(n - 1) + fib(n - 2)
@@ -137,8 +139,21 @@ def summary() -> List[object]:
 """
     expected = ("[(1, 2), (3, 'z'), 1, 1, 4, 4.0, [('a', 5)], [1, 3], [1, 3, 6], {'a': [1]},"
                 " 'a#b#', '   a', '832,040', 14]")
-    result = box.run(code, [f"summary() == {expected}", "Stack().push(1).push(2).pop() == 2"])
+    result = box.run(code, [f"summary() == {expected}", "use_stack() == 2"])
     assert result.ok, result
+
+
+def test_tests_see_functions_and_plain_data_but_not_classes_or_objects(box):
+    # A class or an object could lie through its methods (arithmetic, round, len...): the
+    # tests see only the code's functions (plain results) and plain data.
+    code = ("class Stack:\n    def push(self, x):\n        return self\n"
+            "SIZE = [1, 2]\nitem = Stack()\ndef f():\n    return 3\n")
+    result = box.run(code, ["Stack() is None", "item.push(1) is None", "SIZE == [1, 2]",
+                            "f() == 3"])
+    assert result.passed == 2
+    reasons = [failure.reason for failure in result.failures]
+    assert "Stack est une classe, pas une fonction" in reasons[0]
+    assert "item est un objet de type Stack" in reasons[1]
 
 
 def test_result_is_a_frozen_dataclass_that_prints_and_serialises(fork_box):
@@ -216,7 +231,7 @@ def test_a_job_larger_than_a_pipe_buffer_is_delivered(box):
 
 
 def test_the_worker_rehearsal_leaves_no_trace(fork_box):
-    # The worker rehearses made-up runs before forking (sandbox_rehearsal): none of their
+    # The worker rehearses made-up runs before forking (_worker_rehearsal): none of their
     # names, output or state reaches a real run.
     code = ("def leftovers():\n    found = []\n"
             "    for name in ('solve', 'boxed', 'divide', 'Box', 'check'):\n"
@@ -273,11 +288,12 @@ def test_run_tests_uses_a_shared_sandbox():
 
 
 def test_importing_the_module_starts_nothing():
-    script = ("import os, course_utils.sandbox as s\n"
+    script = ("import os, sys, course_utils.sandbox as s\n"
               "tasks = os.listdir('/proc/self/task') if os.path.isdir('/proc/self/task') else [1]\n"
               "kids = open(f'/proc/self/task/{os.getpid()}/children').read().split() "
               "if os.path.isdir('/proc/self/task') else []\n"
-              "print(s._default is None, len(tasks), len(kids))\n")
+              "print(not [m for m in sys.modules if m.startswith('course_utils.sandbox.')], "
+              "len(tasks), len(kids))\n")
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.split()
     assert out == ["True", "1", "0"]

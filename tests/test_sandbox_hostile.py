@@ -10,7 +10,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-import time
 import types
 from pathlib import Path
 
@@ -257,12 +256,13 @@ def test_payload_is_contained(sandbox, trap, name, code, tests):
 
 @pytest.mark.parametrize("name, code, tests", TIMEOUT_PAYLOADS,
                          ids=[p[0] for p in TIMEOUT_PAYLOADS])
-def test_endless_payload_is_killed_in_time(sandbox, name, code, tests):
-    start = time.monotonic()
+def test_endless_payload_is_killed_by_the_timeout(sandbox, name, code, tests):
+    # The mechanism, not the clock (how fast it is killed is a benchmark figure): the run is
+    # marked timed out, the child was killed by the supervisor's SIGKILL (not by its own end),
+    # and the same sandbox answers the next honest run.
     result = sandbox.run(code, tests, timeout=1)
-    elapsed = time.monotonic() - start
     assert result.timed_out and result.passed == 0 and "délai dépassé" in result.error
-    assert elapsed < 1.5, f"killed after {elapsed:.2f} s"
+    assert sandbox._worker.last_exit.startswith("SIGKILL"), sandbox._worker.last_exit
     _assert_honest_run_still_works(sandbox)
 
 
@@ -294,13 +294,13 @@ def test_audit_hook_alone_refuses_files_processes_sockets_code_and_imports(tmp_p
     script = textwrap.dedent(f"""
         import os, socket, sys
         sys.path.append({str(ROOT)!r})
-        from course_utils.sandbox_policy import SandboxViolation, install_audit_hook
+        from course_utils.sandbox._child_audit import SandboxViolation, install_audit_hook
         guard = install_audit_hook(set())
         guard.enable()
         attempts = [lambda: open({str(tmp_path / 'x')!r}, 'w'), lambda: open(1, 'w'),
                     lambda: os.system('true'), lambda: socket.socket(),
                     lambda: compile('1', 'x', 'eval'), lambda: os.listdir('.'),
-                    lambda: __import__('this'), lambda: sys._getframe(0)]
+                    lambda: __import__('this'), lambda: __import__('gc').get_referrers(sys)]
         outcomes = []
         for attempt in attempts:
             try:
@@ -319,8 +319,8 @@ def test_audit_hook_alone_refuses_files_processes_sockets_code_and_imports(tmp_p
 
 
 def test_module_views_show_public_names_only_and_are_read_only():
-    from course_utils.sandbox_builtins import build_views
-    from course_utils.sandbox_policy import preload
+    from course_utils.sandbox._child_builtins import build_views
+    from course_utils.sandbox._policy import preload
 
     views = build_views(preload(["random", "json", "string", "collections", "collections.abc"]))
     assert views["random"].randint(1, 1) == 1 and views["collections"].abc.Sequence
@@ -334,7 +334,7 @@ def test_module_views_show_public_names_only_and_are_read_only():
 
 
 def test_static_check_alone_refuses_the_classic_escapes():
-    from course_utils.sandbox_static import static_check
+    from course_utils.sandbox._static import static_check
 
     for code in ["().__class__.__base__.__subclasses__()", "f.__globals__", "g.gi_frame.f_back",
                  "__builtins__['open']", "'{0.__class__}'.format(1)", "import os",

@@ -12,7 +12,8 @@ It is a stand-in for teaching and tests, and says so (``model`` is always an ``o
 Modules, one concept each: ``server`` (``OfflineModel``: routing, faults, scripts, determinism),
 ``validation`` (400s like the real API), ``faults``, ``steps``, ``responses`` (spec-shaped
 completions and SSE chunks), ``tokens`` (usage estimates), ``embeddings``, ``errors``, and
-``skills/`` (what the model says).
+``skills/`` (one module per skill: what the model says), ``understanding/`` (reading requests and
+tools) and ``policy/`` (deciding calls and answers).
 
 The model names are plain constants; ``OfflineModel`` and the error classes are imported on first
 access, so importing this package (e.g. for the names) does no work.
@@ -34,6 +35,8 @@ _LAZY = {
     "SkillContractError": "errors",
     "OfflineModelError": "errors",
     "FAULT_NAMES": "faults",
+    "Competence": "competence_params",
+    "competence": "competence_params",
 }
 
 __all__ = [

@@ -41,6 +41,11 @@ def is_fault(item: Any) -> bool:
     return isinstance(item, int) or (isinstance(item, str) and item in FAULT_NAMES)
 
 
+def fault_name(item: int | str) -> str:
+    """How a call record names a fault: ``"http_429"`` for a status, else the fault's name."""
+    return f"http_{item}" if isinstance(item, int) else str(item)
+
+
 def check_fault(item: Any) -> int | str:
     """Return ``item`` if it is a valid fault, else raise ``InvalidStep`` (French message)."""
     if isinstance(item, bool) or not is_fault(item):

@@ -13,7 +13,15 @@ provider; no socket is ever opened. What it says comes from, in order of priorit
    unwrapped and unretried, so the test fails at the faulty request with a message naming the
    problem. It is also recorded, so ``assert_complete`` fails even if the code swallowed it;
 3. a **responder** (``responder(fn)``): ``fn(request)`` returns a step, or ``None`` to defer;
-4. the **skills** (``skills/``), tried in order (default: react, tool use, chat).
+4. the **skills** (``skills/``), tried in order (``skills.default_skills()``).
+
+Each record of ``calls`` says who answered under ``"skill"``: the skill's name (``"react"``,
+``"tool_use"``, ``"chat"``…, see ``skills.skill_name``), ``"script"`` for a scripted or responder
+step, the fault's name for a fault (``"timeout"``, ``"http_429"``…), ``None`` when no chat answer
+was produced (embeddings, model list, a 400).
+
+``OfflineModel(competence=...)`` sets the parameters of the code, game24 and arithmetic skills
+(see ``competence_params``); ``model.competence`` is ``{model name: Competence}``, printable.
 
 Requests are validated like the real API first (400 with an OpenAI-style body, see
 ``validation``). Determinism: same request + same seed → same answer (ids included) at
@@ -35,6 +43,7 @@ from typing import Any, Callable
 from .._http import http_module
 from . import OFFLINE_EMBEDDING_MODEL, OFFLINE_MODEL_BIG, OFFLINE_MODEL_FAST
 from .embeddings import embeddings_response
+from .competence_params import resolve as resolve_competence
 from .errors import (
     ApiError,
     InvalidStep,
@@ -42,9 +51,9 @@ from .errors import (
     ScriptExhausted,
     SkillContractError,
 )
-from .faults import check_fault, choices_null_error, is_fault, status_error
+from .faults import check_fault, choices_null_error, fault_name, is_fault, status_error
 from .responses import completion, created_at, digest_int, fingerprint, sse, stream_chunks
-from .skills import SkillContext, last_user_text
+from .skills import SkillContext, last_user_text, skill_name
 from .steps import Reply, to_reply
 from .validation import check_chat_request
 
@@ -91,8 +100,11 @@ class OfflineModel:
         seed: int | None = None,
         faults: list | None = None,
         skills: list | None = None,
+        competence: Any = None,
     ) -> None:
         self.seed = int(os.environ.get("COURSE_SEED", 0)) if seed is None else int(seed)
+        # {model name: Competence}: parameters of the code, game24 and arithmetic skills.
+        self.competence = resolve_competence(competence)
         self._faults: deque = deque(check_fault(item) for item in faults or [])
         self._skills = list(skills) if skills is not None else None
         self._script: deque | None = None
@@ -130,14 +142,19 @@ class OfflineModel:
             self._faults.extend(checked)
         return self
 
-    def client(self, **kwargs: Any):
-        """A genuine ``openai.OpenAI`` client served by this model (kwargs: max_retries…)."""
-        import openai
+    def client(self, *, max_retries: int | None = None, timeout: float | None = None,
+               **options: Any):
+        """A genuine ``openai.OpenAI`` client served by this model.
 
-        options = {"api_key": "offline", "base_url": BASE_URL}
-        options.update(kwargs)
-        options.setdefault("http_client", http_module().Client(transport=self.transport))
-        return openai.OpenAI(**options)
+        Built by ``course_utils.llm.make_client(offline=self)``, the one construction of an
+        offline client: its usage reaches the session ledger and ``llm.offline_model_of`` finds
+        this model. Other SDK options (``api_key=…``, ``default_headers=…``) give a copy of that
+        client with those options (``OpenAI.with_options``), on the same transport.
+        """
+        from ..llm import make_client
+
+        client = make_client(offline=self, max_retries=max_retries, timeout=timeout)
+        return client.with_options(**options) if options else client
 
     def async_client(self, **kwargs: Any):
         """A genuine ``openai.AsyncOpenAI`` client served by this model."""
@@ -195,6 +212,7 @@ class OfflineModel:
                 "body": body,
                 "status": None,
                 "fault": None,
+                "skill": None,
             }
             self.calls.append(record)
             try:
@@ -212,6 +230,7 @@ class OfflineModel:
         if self._faults:
             fault = self._faults.popleft()
             record["fault"] = fault
+            record["skill"] = fault_name(fault)
             return self._play_fault(fault, request, body)
         endpoint, argument = _route(request.method, request.url.path)
         if unparseable or (request.method == "POST" and not isinstance(body, dict)):
@@ -307,14 +326,18 @@ class OfflineModel:
                 step = check_fault(raw) if is_fault(raw) else to_reply(raw, where="responder")
         if is_fault(step):
             record["fault"] = step
+            record["skill"] = fault_name(step)
             return self._play_fault(step, request, body)
         if step is not None:
             replies = [step] * n
+            record["skill"] = "script"
         else:
-            replies = [
+            answered = [
                 self._ask_skills(body, self._context(body, model, temperature, sample))
                 for sample in samples
             ]
+            replies = [reply for _, reply in answered]
+            record["skill"] = answered[0][0]
         return self._render(body, replies, model, samples)
 
     def _scripted_step(self, body: dict) -> Any:
@@ -342,6 +365,7 @@ class OfflineModel:
             temperature=temperature,
             sample_index=sample,
             rng=random.Random(rng_seed),
+            competence=self.competence.get(model),
         )
 
     def _skill_list(self) -> list:
@@ -351,9 +375,10 @@ class OfflineModel:
             self._skills = default_skills()
         return self._skills
 
-    def _ask_skills(self, body: dict, ctx: SkillContext) -> Reply:
+    def _ask_skills(self, body: dict, ctx: SkillContext) -> tuple[str, Reply]:
+        """(name of the skill that answered, its reply)."""
         for skill in self._skill_list():
-            name = getattr(skill, "__module__", "?") + "." + getattr(skill, "__name__", "?")
+            name = skill_name(skill)
             step = skill(copy.deepcopy(body), ctx)
             if step is None:
                 continue
@@ -364,7 +389,7 @@ class OfflineModel:
             except InvalidStep as error:
                 raise SkillContractError(str(error)) from None
             _check_contract(body, reply, name)
-            return reply
+            return name, reply
         raise SkillContractError(
             "aucune compétence n'a répondu à cette requête (la liste des compétences doit se "
             "terminer par chat.respond) / no skill answered"

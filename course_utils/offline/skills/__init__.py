@@ -1,5 +1,25 @@
 """Skills of the offline model: each recognises one kind of chat request and answers it.
 
+One module per skill, each with a ``respond(request, ctx)`` entry point; ``default_skills()``
+returns them in the order the server tries them (``SKILL_ORDER``):
+
+* ``react`` — a ``finish`` tool, or the ReAct text format in the system prompt: thought, action,
+  observation, until ``finish``;
+* ``tool_use`` — any other request with ``tools``: function calling, then a French answer from the
+  tool results only;
+* ``code`` — a request to write a known function (bank problems, HumanEval): a fenced block,
+  right with a per-problem probability, repairs, reflections (issue 10);
+* ``game24`` — Game-of-24 prompts (propose / value / direct / chain of thought; the course's
+  French formats and the Tree-of-Thoughts paper's English ones);
+* ``arithmetic`` — word problems and arithmetic questions: short reasoning, ``Réponse : N``;
+* ``chat`` — anything else: short honest answers (« Réponds uniquement par : OK » → ``OK``).
+
+What the skills share lives beside them: ``..understanding`` reads requests and tool schemas
+(words, numbers, arguments, expressions, the ReAct text format), ``..policy`` decides what to do
+and say (selection, planning, research, answers). This ``__init__`` holds the contract below and
+its types (``SkillContext``, ``Step``) plus two message helpers (``content_text``,
+``last_user_text``); it imports no skill until ``default_skills()`` is called.
+
 Contract (shared by every skill module in this package)
 -------------------------------------------------------
 A skill is a plain function::
@@ -24,12 +44,14 @@ A skill is a plain function::
   ``sample_index`` 0, 1, 2, … and a differently seeded ``rng``, so they may differ.
 * Skills answer in French, and after tool results they use only facts present in those results.
 
-The server tries ``SKILLS`` in order; the first non-``None`` answer wins. Lessons 04–06 add their
-skills (code, 24-game, arithmetic) to this list.
+The server tries ``default_skills()`` in order; the first non-``None`` answer wins, and the call
+record names it (``skill_name``). A new skill is a module here with a ``respond`` function, listed
+in ``SKILL_ORDER`` before ``chat`` (which answers everything, so it stays last).
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Union
@@ -46,16 +68,32 @@ class SkillContext:
     temperature: float = 0.0
     sample_index: int = 0
     rng: random.Random = field(default_factory=lambda: random.Random(0), compare=False)
+    # The model's ``competence_params.Competence`` (None: the defaults for ``model``).
+    competence: Any = field(default=None, compare=False)
 
 
 Skill = Callable[[dict, SkillContext], Union[Step, None]]
 
 
-def default_skills() -> list[Skill]:
-    """The skills in the order the server tries them (imported lazily)."""
-    from . import chat, react, tool_use
+# Module names, in the order the server tries them; ``chat`` answers anything, so it comes last.
+SKILL_ORDER: tuple[str, ...] = ("react", "tool_use", "code", "game24", "arithmetic", "chat")
 
-    return [react.respond, tool_use.respond, chat.respond]
+
+def default_skills() -> list[Skill]:
+    """The ``respond`` functions of ``SKILL_ORDER``, in that order (imported on first call)."""
+    return [importlib.import_module(f"{__name__}.{name}").respond for name in SKILL_ORDER]
+
+
+def skill_name(skill: Skill) -> str:
+    """The name a call record gives ``skill``: its ``skill_name`` attribute if it has one, the
+    module name for a skill of this package (``"react"``), else the function's name."""
+    explicit = getattr(skill, "skill_name", None)
+    if isinstance(explicit, str):
+        return explicit
+    module = getattr(skill, "__module__", "") or ""
+    if module.startswith(__name__ + "."):
+        return module[len(__name__) + 1:]
+    return getattr(skill, "__name__", None) or type(skill).__name__
 
 
 def last_user_text(request: dict) -> str:

@@ -1,163 +1,186 @@
-"""Arithmetic expressions in a request: « Calcule (10 - 3) * 2 + 5**2 », « 3 fois 4 plus 2 ».
+"""The *arithmetic* skill: word problems and arithmetic questions, answered with a short
+reasoning then a last line ``Réponse : N`` (issue 10).
 
-``find_expression`` returns a small tree (``Num`` leaves, ``Op`` nodes) parsed with ``ast`` from
-a normalised copy of the text, never evaluated by Python: the offline model computes nothing
-itself, it asks the tools (see ``planning``). Symbols ``×``, ``÷``, ``^``, ``**`` and the French
-words « plus », « moins », « fois », « multiplié par », « divisé par », « puissance », « au carré »
-are understood, as are « additionne 3 et 4 », « produit de 6 et 7 », « soustrais 3 de 10 ».
+Recognises (no ``tools``, not a Game-of-24 or code prompt):
+
+* a **word problem of the bank** (``course_utils.problems.word_problems()``), its question found
+  in the last user message (« {question}\\nRaisonne brièvement, puis termine par une ligne
+  `Réponse : N`. » or any other wording around it);
+* an **arithmetic question** it can parse (« Combien font 17 × 23 ? », « Calcule (10 - 3) * 2 »,
+  « Que vaut 3 fois 4 plus 2 ? », or any text asking for `Réponse : N` that holds an
+  expression), parsed by ``understanding.expressions`` and computed exactly;
+* any other text asking for « Réponse : N »: an honest « je ne reconnais pas cet énoncé » and
+  ``Réponse : inconnue`` (never a made-up number).
+
+Competence (``competence_params``): a bank problem of ``s`` steps is right with probability
+``step_accuracy ** s``; a wrong answer is one of the problem's typical mistakes (a forgotten step,
+a sign, an order of operations, a slip), equally likely. On a *systematic-mistake* problem
+(``piege_*``) the truth has probability ``trap_truth`` and the tempting mistake ``trap_mistake``
+(larger): a majority vote converges on the mistake there, and on the truth elsewhere. An
+expression is right with probability ``expression_accuracy``; its mistakes are a left-to-right
+evaluation ignoring priorities, a swapped subtraction, and a slip of one.
 """
 
 from __future__ import annotations
 
-import ast
 import re
-from dataclasses import dataclass
-from typing import Union
+from fractions import Fraction
 
-from .nlu import fold
+from . import SkillContext, last_user_text
 
-OPS = ("add", "subtract", "multiply", "divide", "power")
-SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "power": "**"}
-_AST_OPS = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "divide",
-            ast.Pow: "power"}
-_NUM = r"\d+(?:[.,]\d+)?"
-MAX_CHARS = 300  # longer "expressions" are data (a log, a table), not a question
+_ASKS_ANSWER = re.compile(r"r[ée]ponse\s*:\s*N\b|r[ée]ponse\s*:\s*<", re.IGNORECASE)
+_CALC = re.compile(
+    r"\b(?:combien (?:font|fait|vaut|valent|donne)|calcule[rsz]?|que vaut|quel est le r[ée]sultat"
+    r"|r[ée]sultat de|how much is|what is|compute|evaluate)\b",
+    re.IGNORECASE,
+)
 
-
-@dataclass(frozen=True)
-class Num:
-    value: float
-
-    def render(self) -> str:
-        return format_number(self.value)
+_REASONING = (
+    "Je relève les données de l'énoncé, puis j'enchaîne les {steps} opérations nécessaires.",
+    "Je traduis l'énoncé en opérations ({steps} étapes) et je calcule dans l'ordre.",
+    "J'identifie ce qui est demandé, puis je fais les {steps} calculs un par un.",
+)
 
 
-@dataclass(frozen=True)
-class Op:
-    op: str
-    left: Expr
-    right: Expr
-
-    def render(self, parent: str | None = None) -> str:
-        left = self.left.render(self.op) if isinstance(self.left, Op) else self.left.render()
-        right = self.right.render(self.op) if isinstance(self.right, Op) else self.right.render()
-        text = f"{left} {SYMBOLS[self.op]} {right}" if self.op != "power" else f"{left}**{right}"
-        weaker = {"add": 0, "subtract": 0, "multiply": 1, "divide": 1, "power": 2}
-        if parent is not None and weaker[self.op] < weaker[parent]:
-            return f"({text})"
-        return text
+def _space(text: str) -> str:
+    return " ".join(text.split())
 
 
-Expr = Union[Num, Op]
+def _find_problem(text: str):
+    from course_utils.problems import word_problems
 
-
-def format_number(value: float) -> str:
-    """``7.0`` → ``"7"``, ``0.1 + 0.2`` → ``"0.3"`` (at most 10 significant digits)."""
-    if isinstance(value, bool):
-        return str(value)
-    if float(value).is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return f"{value:.10g}"
-
-
-def _normalise(text: str) -> str:
-    folded = fold(text)
-    folded = re.sub(r"(?<=\d),(?=\d)", ".", folded)
-    for symbol, op in (("×", "*"), ("÷", "/"), ("−", "-"), ("–", "-"), ("^", "**")):
-        folded = folded.replace(symbol, op)
-    folded = re.sub(r"(?<=[\d)])\s+au carre", "**2", folded)
-    folded = re.sub(r"(?<=[\d)])\s+au cube", "**3", folded)
-    operand_end, operand_start = r"(?<=[\d)])\s*", r"\s*(?=[\d(])"
-    words = (
-        (r"multiplie(?:e|s|es)? par", "*"), (r"divise(?:e|s|es)? par", "/"), (r"fois", "*"),
-        (r"plus", "+"), (r"moins", "-"), (r"a la puissance", "**"), (r"puissance", "**"),
-        (r"x", "*"),
-    )
-    for word, op in words:
-        folded = re.sub(operand_end + word + operand_start, f" {op} ", folded)
-    return folded
-
-
-def _to_tree(node: ast.AST) -> Expr | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-        return Num(float(node.value))
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _to_tree(node.operand)
-        return Num(-inner.value) if isinstance(inner, Num) else None
-    if isinstance(node, ast.BinOp) and type(node.op) in _AST_OPS:
-        left, right = _to_tree(node.left), _to_tree(node.right)
-        if left is None or right is None:
-            return None
-        return Op(_AST_OPS[type(node.op)], left, right)
+    flat = _space(text)
+    for problem in word_problems():
+        if _space(problem.question) in flat:
+            return problem
     return None
 
 
-def _parse(candidate: str) -> Expr | None:
-    candidate = candidate.strip()
-    if len(candidate) > MAX_CHARS:
-        return None
-    while candidate:
-        try:
-            tree = _to_tree(ast.parse(candidate, mode="eval").body)
-        except (SyntaxError, RecursionError, MemoryError):
-            tree = None
-        if tree is not None:
-            return tree
-        if candidate.count("(") > candidate.count(")"):
-            candidate = candidate[candidate.index("(") + 1:].strip()
-        elif candidate.count(")") > candidate.count("("):
-            candidate = candidate[: candidate.rindex(")")].strip()
+def _format(value) -> str:
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.6g}".replace(".", ",")
+
+
+def _pick(options, ctx: SkillContext):
+    return options[0] if ctx.temperature <= 0 else ctx.rng.choice(options)
+
+
+def _word_answer(problem, ctx: SkillContext, comp) -> str:
+    from course_utils.problems import systematic_mistake, typical_mistakes
+
+    mistakes = typical_mistakes(problem)
+    trap = systematic_mistake(problem)
+    u = ctx.rng.random()
+    if trap:
+        if u < comp.trap_truth:
+            answer, how = problem.answer, None
+        elif u < comp.trap_truth + comp.trap_mistake:
+            answer, how = mistakes[trap], trap
         else:
-            shorter = candidate.rstrip("+-*/. ").strip()
-            if shorter == candidate:
-                return None  # well balanced and still not a plain arithmetic expression
-            candidate = shorter
-    return None
+            others = [name for name in mistakes if name != trap] or [trap]
+            how = ctx.rng.choice(others)
+            answer = mistakes[how]
+    elif u < comp.step_accuracy ** problem.steps:
+        answer, how = problem.answer, None
+    else:
+        how = ctx.rng.choice(sorted(mistakes))
+        answer = mistakes[how]
+    reasoning = _pick(_REASONING, ctx).format(steps=problem.steps)
+    return f"{reasoning}\nRéponse : {_format(answer)}"
 
 
-def _word_forms(folded: str) -> Expr | None:
-    patterns = (
-        (rf"(?:additionne|ajoute|somme de)\s+({_NUM})\s+(?:et|a|avec)\s+({_NUM})(?!\s*[%€$\d])",
-         "add", False),
-        (rf"(?:produit de)\s+({_NUM})\s+(?:et|par)\s+({_NUM})", "multiply", False),
-        (rf"(?:multiplie)\s+({_NUM})\s+par\s+({_NUM})", "multiply", False),
-        (rf"(?:divise)\s+({_NUM})\s+par\s+({_NUM})", "divide", False),
-        (rf"(?:soustrais|retire|retranche)\s+({_NUM})\s+(?:de|a)\s+({_NUM})", "subtract", True),
-        (rf"difference entre\s+({_NUM})\s+et\s+({_NUM})", "subtract", False),
-    )
-    for pattern, op, swapped in patterns:
-        match = re.search(pattern, folded)
-        if match:
-            a, b = (float(match.group(i).replace(",", ".")) for i in (1, 2))
-            return Op(op, Num(b), Num(a)) if swapped else Op(op, Num(a), Num(b))
-    return None
+def _value(tree) -> Fraction | None:
+    from ..understanding.expressions import Num
 
-
-def find_expression(text: str) -> Expr | None:
-    """The arithmetic expression of a request, or ``None`` when it holds no operation."""
-    normalised = _normalise(text)
-    best: Expr | None = None
-    best_len = 0
-    for match in re.finditer(r"[(\-]*\d[\d\s().+\-*/]*", normalised):
-        candidate = match.group(0)
-        if not re.search(r"[\d)]\s*(\*\*|[+\-*/])\s*[\d(-]", candidate):
-            continue
-        tree = _parse(candidate)
-        if isinstance(tree, Op) and len(candidate) > best_len:
-            best, best_len = tree, len(candidate)
-    if best is not None:
-        return best
-    return _word_forms(fold(text))
-
-
-def expression_text(text: str) -> str | None:
-    """The expression as a plain string (``"(10 - 3) * 2 + 5**2"``), for ``expression`` params."""
-    tree = find_expression(text)
-    return tree.render() if tree is not None else None
-
-
-def operations(tree: Expr) -> set[str]:
-    """The operation names a tree uses."""
     if isinstance(tree, Num):
-        return set()
-    return {tree.op} | operations(tree.left) | operations(tree.right)
+        return Fraction(tree.value).limit_denominator(10 ** 6)
+    left, right = _value(tree.left), _value(tree.right)
+    if left is None or right is None:
+        return None
+    if tree.op == "add":
+        return left + right
+    if tree.op == "subtract":
+        return left - right
+    if tree.op == "multiply":
+        return left * right
+    if tree.op == "divide":
+        return left / right if right else None
+    if tree.op == "power":
+        if right.denominator != 1 or abs(right) > 12:
+            return None
+        return left ** int(right) if (left or right >= 0) else None
+    return None
+
+
+def _left_to_right(tree) -> Fraction | None:
+    """The classic order-of-operations mistake: evaluate the flattened expression left to right."""
+    from ..understanding.expressions import Num, Op
+
+    tokens = []
+
+    def flatten(node):
+        if isinstance(node, Num):
+            tokens.append(Fraction(node.value).limit_denominator(10 ** 6))
+        elif isinstance(node, Op):
+            flatten(node.left)
+            tokens.append(node.op)
+            flatten(node.right)
+
+    flatten(tree)
+    value = tokens[0]
+    for op, operand in zip(tokens[1::2], tokens[2::2]):
+        value = _value(Op(op, Num(float(value)), Num(float(operand))))
+        if value is None:
+            return None
+    return value
+
+
+def _expression_answer(tree, ctx: SkillContext, comp) -> str | None:
+    truth = _value(tree)
+    if truth is None:
+        return None
+    mistakes = []
+    for candidate in (_left_to_right(tree), _swapped(tree), truth + 1, truth - 1):
+        if candidate is not None and candidate != truth and candidate not in mistakes:
+            mistakes.append(candidate)
+    answer = truth if ctx.rng.random() < comp.expression_accuracy else ctx.rng.choice(mistakes[:3])
+    return f"Je calcule {tree.render()} en respectant les priorités.\nRéponse : {_format(answer)}"
+
+
+def _swapped(tree) -> Fraction | None:
+    from ..understanding.expressions import Op
+
+    if isinstance(tree, Op) and tree.op == "subtract":
+        return _value(Op("subtract", tree.right, tree.left))
+    return None
+
+
+def respond(request: dict, ctx: SkillContext):
+    """``Réponse : N`` for a word problem or an arithmetic question; ``None`` otherwise."""
+    if request.get("tools"):
+        return None
+    text = last_user_text(request)
+    if not text.strip() or "```" in text or re.search(r"jeu de 24|obtain 24|reach 24", text, re.I):
+        return None
+    from ..competence_params import competence
+
+    comp = ctx.competence or competence(ctx.model)
+    problem = _find_problem(text)
+    if problem is not None:
+        return _word_answer(problem, ctx, comp)
+    asks_answer = bool(_ASKS_ANSWER.search(text))
+    if asks_answer or _CALC.search(text):
+        from ..understanding.expressions import Op, find_expression
+
+        tree = find_expression(text)
+        if isinstance(tree, Op):
+            answer = _expression_answer(tree, ctx, comp)
+            if answer is not None:
+                return answer
+    if asks_answer:
+        return ("Je ne reconnais pas cet énoncé : hors ligne, je ne sais résoudre que les "
+                "problèmes de la banque du cours et les calculs que je peux lire.\n"
+                "Réponse : inconnue")
+    return None

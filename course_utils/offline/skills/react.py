@@ -1,7 +1,8 @@
 """The *ReAct* skill: thought, action, observation, until ``finish``.
 
 Recognises a request whose tools include ``finish`` (as ``course_utils.agent.run_agent`` always
-adds), or, without tools, a system prompt describing the ReAct text format (see ``react_text``).
+adds), or, without tools, a system prompt describing the ReAct text format
+(see ``understanding.react_format``).
 Each turn carries a one-line French thought as ``content`` and the next action:
 
 * with a search tool and a page reader: documentary research (``research``);
@@ -23,12 +24,13 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import answers, nlu, phrasing, react_text, research
-from .history import Episode, episode
-from .planning import Call, Plan, decide
-from .schemas import ToolInfo, tool_infos
-from .selection import plan_intents
-from .tool_use import forced_name, listing, mandatory_call, text_answer
+from ..policy import answers, phrasing, research
+from ..policy.history import Episode, episode
+from ..policy.planning import Call, Plan, decide
+from ..policy.selection import plan_intents
+from ..policy.turns import forced_name, listing, mandatory_call, text_answer
+from ..understanding import nlu, react_format
+from ..understanding.schemas import ToolInfo, tool_infos
 
 
 def _finish_call(finish: ToolInfo, text: str) -> Call:
@@ -128,7 +130,7 @@ def respond(request: dict, ctx) -> str | dict | None:
     voice = phrasing.Voice(ctx, request)
     tools = tool_infos(request.get("tools"))
     if not tools:
-        return react_text.respond(request, partial(act, voice=voice))
+        return react_format.answer(request, partial(act, voice=voice))
     finish = next((t for t in tools if t.is_finish), None)
     if finish is None:
         return None

@@ -1,0 +1,514 @@
+"""Child side of one sandbox run: load the untrusted code, run the tests, report plain data.
+
+The child is a fresh process: forked from the warm worker ahead of time (it then waits for
+its job on a pipe, see _worker and _jobpipe), or spawned. Before any untrusted
+code runs it:
+
+1. keeps one file descriptor, the *result channel* (a pipe to the supervisor), plus the pipe
+   its job arrives on until it has read it; points 0, 1 and 2 at the null device and closes
+   every other descriptor;
+2. sets resource limits where the OS has them (CPU seconds, address space, file size 0,
+   no new process, few open files, no core file);
+3. gets the code and tests compiled (by the caller, which checked and rewrote them, once per
+   code and per test set; or by itself when spawned: static check, rewrites) and has two
+   namespaces with their own restricted builtins, built by the worker before it forked: the
+   code's, and the tests' (which sees the code's functions only through wrappers returning
+   plain copies of their results);
+4. switches the audit hook to strict mode.
+
+The channel is written only by :func:`_sender`'s closure; the untrusted code has no name for it
+(no ``os``/``sys``/``io`` module, ``open`` refused even on a descriptor number, no frame or
+closure introspection), and what it prints goes to a capped buffer that is never parsed.
+Each record is a length-prefixed JSON object; the run counts only if the last one is
+``{"k": "done"}``. The process ends with ``os._exit``: no ``atexit``, no finaliser runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import struct
+import sys
+import time
+import types
+
+try:  # imported here so that a forked child does not import them (a file read) at each run
+    import fcntl
+    import resource
+except ImportError:  # Windows: no resource limits (see the sandbox docstring)
+    fcntl = resource = None
+
+from course_utils.sandbox import _child_builtins, _child_os, _rewrite
+from course_utils.sandbox._child_audit import close_window, open_window, trust_code
+from course_utils.sandbox._child_builtins import (
+    OutputBuffer,
+    build_views,
+    harden_modules,
+    make_builtins,
+)
+from course_utils.sandbox._jobpipe import read_job
+from course_utils.sandbox._plain import (
+    PlainValueError,
+    describe,
+    encode,
+    to_plain,
+    truth,
+    type_name,
+)
+from course_utils.sandbox._plain import compare as plain_compare
+from course_utils.sandbox._child_audit import SandboxViolation
+from course_utils.sandbox._policy import CORE_MODULES, USER_MODULE, preload
+from course_utils.sandbox._rewrite import COMPARE_HELPER, FAIL_HELPER, TRUTH_HELPER, CodeRefused
+
+MAX_RECORD = 4 * 1024 * 1024
+RUNNER_FILES = frozenset({__file__, _child_builtins.__file__, _rewrite.__file__})
+
+
+class TestAssertionFailed(AssertionError):
+    """A failed ``assert`` of an assertion program (line number and detail in French)."""
+
+
+def _sender(fd: int, nonce: int = 0, write=os.write):
+    """The only writer of the result channel (a closure: the untrusted code cannot name it).
+
+    Records of a short run are sent together at the end (one wake-up of the supervisor); once
+    the run has lasted 20 ms, each record is sent at once, so that a timeout can tell which
+    test was running. Every record carries the run's ``nonce`` (chosen by the caller, never
+    given to the untrusted code) and its sequence number: the supervisor accepts nothing else.
+    (``write`` is replaced only by the worker's rehearsal.)
+    """
+    pack, dumps, clock = struct.pack, json.dumps, time.monotonic
+    pending: list[bytes] = []
+    start: list[float] = []
+    busy = [False]
+    sequence = [0]
+
+    def flush() -> None:
+        if busy[0] or not pending:
+            return  # a timer flush never interleaves with a flush in progress
+        busy[0] = True
+        try:
+            data = b"".join(pending)
+            pending.clear()
+            while data:
+                data = data[write(fd, data):]
+        finally:
+            busy[0] = False
+
+    def send(record: dict) -> None:
+        record["n"], record["s"] = nonce, sequence[0]
+        sequence[0] += 1
+        data = dumps(record, ensure_ascii=True, allow_nan=False).encode("ascii")
+        if len(data) > MAX_RECORD:
+            data = dumps({"k": record.get("k"), "i": record.get("i"), "big": True,
+                          "n": nonce, "s": record["s"]}).encode()
+        pending.append(pack(">I", len(data)) + data)
+        if not start:
+            start.append(clock())
+        if record["k"] in ("test", "loaded") and clock() - start[0] < 0.02:
+            return
+        flush()
+
+    send.flush = flush  # for the timer of :func:`_flush_periodically`
+    return send
+
+
+def _flush_periodically(flush, period: float = 0.02) -> None:
+    """Flush buffered records every ``period`` s, so a run stuck in a loop has reported its stage.
+
+    Without it, a test that never returns would leave ``loaded`` in the buffer and a timeout
+    could not say which test was running. POSIX only (``setitimer``); the handler is a closure the
+    untrusted code cannot name, and it never raises into the code it interrupts.
+    """
+    if not hasattr(signal, "setitimer"):
+        return
+
+    def on_alarm(signum, frame):
+        try:
+            flush()
+        except BaseException:  # noqa: BLE001 - the supervisor judges what it received
+            pass
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, period, period)
+
+
+def _isolate(channel_fd: int, job_fd: int | None = None) -> int | None:
+    """Null device on 0, 1, 2; the channel on descriptor 3 (the seccomp filter lets the child
+    write there only), the job pipe (if any) on 4; close every other descriptor.
+
+    Returns the job pipe's new descriptor.
+    """
+    keep = [_dup_high(fd) for fd in (channel_fd, job_fd) if fd is not None]
+    null = os.open(os.devnull, os.O_RDWR)
+    for std in (0, 1, 2):
+        os.dup2(null, std)
+    os.dup2(keep[0], _child_os.CHANNEL_FD, inheritable=False)
+    if len(keep) > 1:
+        os.dup2(keep[1], _child_os.CHANNEL_FD + 1, inheritable=False)
+    os.closerange(_child_os.CHANNEL_FD + len(keep), _max_fd())
+    return _child_os.CHANNEL_FD + 1 if job_fd is not None else None
+
+
+def _dup_high(fd: int) -> int:
+    """A copy of ``fd`` above anything 3 and 4 could collide with (POSIX); Windows has only
+    the channel to move (spawn mode), so a plain copy is enough there."""
+    if fcntl is None:
+        return os.dup(fd)
+    return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100)
+
+
+def _max_fd() -> int:
+    try:
+        return max(min(os.sysconf("SC_OPEN_MAX"), 1 << 16), 256)
+    except (AttributeError, ValueError, OSError):
+        return 1 << 16
+
+
+def address_space() -> int | None:
+    """Current address space of this process in bytes (Linux), else None."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _limit_resources(timeout: float, memory_mb: int, base: int | None) -> None:
+    if resource is None:
+        return
+    cpu = int(timeout) + 2
+    limits = [("RLIMIT_CPU", cpu, cpu + 1), ("RLIMIT_FSIZE", 0, 0), ("RLIMIT_CORE", 0, 0),
+              ("RLIMIT_NOFILE", 16, 16), ("RLIMIT_NPROC", 0, 0)]
+    if base is not None:  # memory_mb on top of what the interpreter already maps
+        room = base + int(memory_mb) * 1024 * 1024
+        limits.append(("RLIMIT_AS", room, room))
+    for name, soft, hard in limits:
+        if hasattr(resource, name):
+            try:
+                resource.setrlimit(getattr(resource, name), (soft, hard))
+            except (OSError, ValueError):
+                pass
+
+
+def _where(exc: BaseException) -> str:
+    """« (ligne N de votre code) » for the innermost frame of the code or the tests."""
+    found, tb = None, BaseException.__traceback__.__get__(exc)
+    open_window()  # reading the runner's own traceback objects: exact types, no untrusted code
+    try:
+        while type(tb) is types.TracebackType:
+            filename = tb.tb_frame.f_code.co_filename
+            if type(filename) is str and filename in ("<solution>", "<tests>", "<eval>"):
+                found = (filename, tb.tb_lineno)
+            tb = tb.tb_next
+    finally:
+        close_window()
+    if found is None:
+        return ""
+    place = {"<solution>": "de votre code", "<tests>": "du test", "<eval>": "de eval"}
+    return f" (ligne {found[1]} {place[found[0]]})"
+
+
+def describe_exception(exc: BaseException) -> str:
+    """French one-line description of an exception raised by untrusted code."""
+    kind = type(exc)  # the real class: an object cannot pose as another through __class__
+    if any(kind is ours for ours in (SandboxViolation, CodeRefused, PlainValueError,
+                                     TestAssertionFailed)):
+        args = BaseException.args.__get__(exc)
+        return args[0] if args and type(args[0]) is str else type_name(exc)
+    name = type_name(exc)
+    if issubclass(kind, RecursionError):
+        return "récursion trop profonde (RecursionError)" + _where(exc)
+    if issubclass(kind, MemoryError):
+        return "mémoire épuisée (MemoryError)" + _where(exc)
+    try:
+        message = str(exc)
+        message = message if type(message) is str else str.__str__(message)
+    except BaseException:  # noqa: BLE001 - a hostile __str__ must not break the report
+        message = "<message illisible>"
+    message = message if len(message) <= 300 else message[:299] + "…"
+    return f"{name} : {message}{_where(exc)}" if message else f"{name}{_where(exc)}"
+
+
+def _copy(value):
+    """A plain copy of an argument (the function cannot mutate what the test compares); a value
+    that is not plain data (a function of the tests, say) is passed as it is."""
+    try:
+        return to_plain(value, "l'argument")
+    except PlainValueError:
+        return value
+
+
+def _plain_returning(function, name: str):
+    """Wrap a function of the untrusted code: it gets copies of its arguments, and the tests
+    only ever see plain copies of what it returns."""
+    def call(*args, **kwargs):
+        args = [_copy(value) for value in args]
+        kwargs = {key: _copy(value) for key, value in kwargs.items()}
+        return to_plain(function(*args, **kwargs), f"la valeur renvoyée par {name}")
+
+    return call
+
+
+class _Hidden:
+    """What the tests see in place of a class or an object of the untrusted code.
+
+    The tests see the code's functions (called on copies, returning plain copies) and its
+    plain data; a class whose ``__new__`` returns a lying object, or an instance whose
+    methods do, never reaches a comparison, an arithmetic operation or a builtin of the tests.
+    """
+
+    __slots__ = ("_message",)
+
+    def __init__(self, message: str):
+        object.__setattr__(self, "_message", message)
+
+    def _refuse(self, *args, **kwargs):
+        raise PlainValueError(object.__getattribute__(self, "_message"))
+
+    __call__ = __getattr__ = __setattr__ = __getitem__ = __iter__ = __len__ = __bool__ = _refuse
+    __add__ = __sub__ = __mul__ = __truediv__ = __eq__ = __lt__ = __abs__ = __round__ = _refuse
+    __hash__ = None
+
+
+def _hidden(name: str, value) -> _Hidden:
+    if issubclass(type(value), type):
+        return _Hidden(f"{name} est une classe, pas une fonction : les tests n'appellent que "
+                       "des fonctions dans le bac à sable")
+    return _Hidden(f"{name} est un objet de type {type_name(value)} : les tests ne voient que "
+                   "les fonctions et les données simples du code dans le bac à sable")
+
+
+def _test_helpers(program_lines: list[str]) -> dict:
+    """Builtins added to the tests' namespace (see _rewrite.TestRewriter)."""
+    last: list = []  # the last comparison that came out false, as plain data
+
+    def compare(left, ops, rights):
+        for op, right in zip(ops, rights):
+            if not plain_compare(op, left, right):
+                last[:] = [op, left, right]
+                return False
+            left = right
+        return True
+
+    def fail(line, message=None):
+        source = program_lines[line - 1].strip() if 0 < line <= len(program_lines) else ""
+        text = f"assertion fausse ligne {line} du test : {source}"
+        if last and last[0] not in ("is", "is not"):
+            op, left, right = last
+            wanted = describe(to_plain(right)) if op == "==" else f"{op} {describe(to_plain(right))}"
+            text += f" — obtenu {describe(to_plain(left))}, attendu {wanted}"
+        last.clear()
+        if type(message) is str and message:
+            text += f" ({message[:200]})"
+        raise TestAssertionFailed(text)
+
+    def all_(iterable):
+        return all(truth(item) for item in iterable)
+
+    def any_(iterable):
+        return any(truth(item) for item in iterable)
+
+    return {COMPARE_HELPER: compare, TRUTH_HELPER: truth, FAIL_HELPER: fail,
+            "all": all_, "any": any_}
+
+
+def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, views: dict) -> None:
+    """Copy the code's top-level names into the tests' namespace: functions wrapped, plain data
+    copied, module views as they are (read-only), anything else (classes, objects) hidden
+    behind a French refusal."""
+    view_ids = {id(view) for view in views.values()}
+    for name, value in list(dict.items(user_ns)):
+        if type(name) is not str or name.startswith("__") or name in test_builtins:
+            continue
+        if id(value) in view_ids:
+            pass
+        elif issubclass(type(value), type):
+            value = _hidden(name, value)
+        elif callable(value):
+            value = _plain_returning(value, name)
+        else:
+            try:
+                value = to_plain(value, name)
+            except PlainValueError:
+                value = _hidden(name, value)
+        test_ns[name] = value
+
+
+def compile_job(job: dict):
+    """``(code, tests), None`` or ``None, French error``: a spawned child compiles its job.
+
+    The sources are parsed and checked again here (in fork mode the caller compiles them,
+    see ``_plan.fork_blobs``, and the child receives the code objects).
+    """
+    program = job.get("program")
+    try:
+        code = _rewrite.compile_untrusted(job["code"], "<solution>")
+        if program is not None:
+            tests = [_rewrite.compile_untrusted(program, "<tests>", tests=True)]
+        else:
+            tests = [[_rewrite.compile_untrusted(src, "<tests>", "eval", tests=True)
+                      for src in probes] for probes in job["probes"]]
+    except (SyntaxError, CodeRefused) as exc:
+        return None, str(exc)
+    except (RecursionError, MemoryError, ValueError):
+        return None, "code illisible : trop complexe"
+    return (code, tests), None
+
+
+class World:
+    """The two namespaces of a run, with their builtins and the shared output buffer.
+
+    Built once by the worker before it forks (each child gets its own copy-on-write copy, so
+    every run starts from the same pristine state, and nothing is rebuilt per run), or by a
+    spawned child for itself.
+    """
+
+    def __init__(self, views: dict, boundary=None):
+        self.views = views
+        self.boundary = boundary  # _child_os.Boundary, prepared by the worker
+        self.output = OutputBuffer(20_000)
+        self.program_lines: list[str] = []
+        self.user = {"__name__": USER_MODULE, "__doc__": None}
+        self.user["__builtins__"] = make_builtins(views, self.output, self.user)
+        self.tests = {"__name__": "tests", "__doc__": None}
+        self.test_builtins = make_builtins(views, self.output, self.tests,
+                                           extra=_test_helpers(self.program_lines))
+        self.tests["__builtins__"] = self.test_builtins
+
+    def load(self, modules) -> bool:
+        """Import the allowed modules a job needs beyond the core (before strict mode)."""
+        missing = [name for name in modules if name not in self.views]
+        if missing:
+            before = set(sys.modules)
+            loaded = preload(missing)
+            harden_modules(loaded)
+            views = build_views(loaded)
+            self.views.update(views)
+            new = [sys.modules[name] for name in set(sys.modules) - before]
+            _child_os.freeze_types([*_child_os.module_types(new), *map(type, views.values())])
+        return bool(missing)
+
+
+def _run(job: dict, compiled, send, guard, world: World) -> None:
+    world.output.limit = int(job.get("output_limit", 20_000))
+    program = job.get("program")
+    world.program_lines[:] = program.splitlines() if program is not None else []
+    output, user_ns, test_ns, test_builtins = world.output, world.user, world.tests, \
+        world.test_builtins
+    if compiled is None:
+        compiled, error = compile_job(job)
+        if error:
+            send({"k": "load_error", "msg": error})
+            return
+    code, tests = compiled
+    trust_code(code)  # the runner executes these code objects, and no other
+    for group in tests:
+        for item in (group if type(group) is list else [group]):
+            trust_code(item)
+    guard.enable()
+    try:
+        exec(code, user_ns)
+    except (SystemExit, KeyboardInterrupt) as exc:
+        send({"k": "abort", "msg": f"le code a tenté d'arrêter le processus ({type_name(exc)})"})
+        return
+    except BaseException as exc:  # noqa: BLE001 - reported, never re-raised
+        send({"k": "load_error", "msg": describe_exception(exc)})
+        return
+    send({"k": "loaded"})
+    _expose(user_ns, test_ns, test_builtins, world.views)
+    for index, compiled in enumerate(tests):
+        try:
+            if program is not None:
+                record = _run_program(compiled, test_ns)
+            else:
+                record = {"p": [_run_probe(probe, job["probes"][index][j], test_ns)
+                                for j, probe in enumerate(compiled)]}
+        except (SystemExit, KeyboardInterrupt) as exc:
+            send({"k": "abort", "msg": f"le code a tenté d'arrêter le processus ({type_name(exc)})"})
+            return
+        send({"k": "test", "i": index, **record})
+    violations = guard.violations()
+    send({"k": "done", "output": output.text(), "violation": violations[0] if violations else None})
+
+
+def _run_probe(code, source: str, namespace: dict) -> list:
+    try:
+        return ["v", encode(to_plain(eval(code, namespace), source))]
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # noqa: BLE001
+        return ["e", describe_exception(exc)]
+
+
+def _run_program(code, namespace: dict) -> dict:
+    try:
+        exec(code, namespace)
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # noqa: BLE001
+        return {"ok": False, "msg": describe_exception(exc)}
+    return {"ok": True}
+
+
+def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
+           base: int | None) -> None:
+    exit_now = os._exit
+    try:
+        job_fd = _isolate(channel_fd, job_fd)
+        compiled = None
+        if job_fd is not None:  # a spare child: wait for the job the caller compiled
+            job, compiled = read_job(job_fd)
+            os.close(job_fd)
+        send = _sender(_child_os.CHANNEL_FD, job.get("nonce", 0))
+        _flush_periodically(send.flush)
+        base = address_space() if base is None else base
+        if job_fd is not None and world.load(job.get("modules", ())):
+            base = address_space()
+        random.seed(0)
+        _limit_resources(float(job["timeout"]), int(job["memory_mb"]), base)
+        try:
+            _child_os.lock_down(world.boundary or _child_os.prepare())
+        except Exception as exc:  # noqa: BLE001 - reported, and nothing runs
+            send({"k": "load_error", "msg": f"le bac à sable n'a pas pu isoler le processus ({exc})"})
+            send.flush()
+            return
+        if job_fd is None:  # spawned: the supervisor's clock starts now (after start-up)
+            send({"k": "ready"})
+        _run(job, compiled, send, guard, world)
+    except BaseException:  # noqa: BLE001 - the supervisor sees a run without "done"
+        pass
+    finally:
+        exit_now(0)
+
+
+def serve_spare(channel_fd: int, job_fd: int, guard, world: World, base: int | None) -> None:
+    """Forked ahead of time: isolate, wait for a job on ``job_fd``, run it, end the process.
+
+    ``base`` is the worker's address space (see :func:`address_space`), measured once.
+    """
+    _serve(channel_fd, job_fd, None, guard, world, base)
+
+
+def run_child(job: dict, channel_fd: int, guard, world: World) -> None:
+    """Run one job (compiled here) and end the process; never returns."""
+    _serve(channel_fd, None, job, guard, world, None)
+
+
+def spawn_main() -> None:
+    """Entry point of a spawned child: job on stdin, channel on the original stdout."""
+    from course_utils.sandbox._child_audit import install_audit_hook
+
+    job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    channel = os.dup(1)
+    modules = preload(CORE_MODULES | set(job.get("modules", ())))
+    harden_modules(modules)
+    bpf = job.get("bpf") or ""
+    boundary = _child_os.prepare(bytes.fromhex(bpf) if bpf else None,
+                                 job.get("bpf_missing") or "absent")
+    world = World(build_views(modules), boundary)
+    _child_os.freeze_types(_child_os.all_heap_types())
+    guard = install_audit_hook(RUNNER_FILES)
+    run_child(job, channel, guard, world)

@@ -1,0 +1,494 @@
+"""The untrusted code's world: restricted builtins, read-only module views, captured output.
+
+* Builtins: a fresh dict per namespace, without ``exec``, ``compile``, ``open``, ``globals``,
+  ``vars``, ... ; ``getattr``/``setattr``/``delattr``/``hasattr`` refuse the names the static
+  check refuses; ``eval`` re-runs the static check on its string (HumanEval/160's canonical
+  solution needs ``eval``); ``print`` writes into a capped buffer that nothing ever parses.
+* ``__import__`` returns a read-only *view* of an allowed module: only its public names, never
+  a module object (no ``random._os``, no ``collections._sys``, no ``__loader__``, no
+  ``from json import decoder`` fallback to ``sys.modules``). Writing to a view raises.
+* ``str.format`` reached through an attribute is checked: a template that walks attributes
+  (``"{0.__class__}"``) is refused at run time too.
+"""
+
+from __future__ import annotations
+
+import builtins as _builtins
+import operator as _operator
+import sys
+from types import ModuleType
+
+from course_utils.sandbox._child_audit import (
+    close_window,
+    distrust_code,
+    open_window,
+    trust_code,
+    trust_generated,
+)
+from course_utils.sandbox._policy import ALLOWED_MODULES, HIDDEN_NAMES, ONLY_NAMES, USER_MODULE
+from course_utils.sandbox._rewrite import FORMAT_HELPER, CodeRefused, compile_untrusted
+from course_utils.sandbox._static import attribute_refusal, format_refusal
+
+_real_getattr = _builtins.getattr
+_real_eval = _builtins.eval
+_MISSING = object()
+_FORMAT_NAMES = ("format", "format_map")
+_STR_FORMATS = (str.format, str.format_map)
+
+REMOVED = frozenset(
+    {
+        "eval", "exec", "compile", "open", "input", "breakpoint", "help", "globals", "locals",
+        "vars", "exit", "quit", "copyright", "credits", "license", "__import__", "__loader__",
+        "__spec__", "__name__", "__doc__", "__package__", "getattr", "setattr", "delattr",
+        "hasattr", "print",
+    }
+)
+
+
+def exact_str(value, what: str = "le nom") -> str:
+    """``value`` as an exact ``str`` (a subclass cannot run code through its methods)."""
+    if type(value) is str:
+        return value
+    if issubclass(type(value), str):
+        return str.__str__(value)
+    raise TypeError(f"{what} doit être une chaîne de caractères")
+
+
+# --- attribute access -----------------------------------------------------------------
+
+def _refuse_attribute(name) -> str:
+    name = exact_str(name, "le nom d'attribut")
+    reason = attribute_refusal(name)
+    if reason:
+        raise AttributeError(reason)
+    return name
+
+
+def checked_format(obj, attr: str):
+    """``obj.format`` / ``obj.format_map`` for untrusted code: templates are checked first."""
+    attr = exact_str(attr)
+    if issubclass(type(obj), type) and issubclass(obj, str):
+        method = _real_getattr(str, attr)
+
+        def unbound(template, *args, **kwargs):
+            if issubclass(type(template), str):
+                template = _checked_template(template)
+            return method(template, *args, **kwargs)
+
+        return unbound
+    if issubclass(type(obj), str):
+        return _real_getattr(_checked_template(obj), attr)
+    value = _real_getattr(obj, attr)
+    if any(value is unbound for unbound in _STR_FORMATS):  # e.g. super(S, S).format
+        return checked_format(str, attr)
+    owner = _real_getattr(value, "__self__", None)  # e.g. super(S, s).format
+    if issubclass(type(owner), str) and attr in _FORMAT_NAMES:
+        _checked_template(owner)
+    return value
+
+
+def _checked_template(template) -> str:
+    template = str.__str__(template)
+    reason = format_refusal(template)
+    if reason:
+        raise ValueError(reason)
+    return template
+
+
+def getattr(obj, name, default=_MISSING):  # noqa: A001 - the sandbox's own builtin
+    name = _refuse_attribute(name)
+    if name in _FORMAT_NAMES:
+        return checked_format(obj, name)
+    if default is _MISSING:
+        return _real_getattr(obj, name)
+    return _real_getattr(obj, name, default)
+
+
+def hasattr(obj, name):  # noqa: A001
+    return _builtins.hasattr(obj, _refuse_attribute(name))
+
+
+def setattr(obj, name, value):  # noqa: A001
+    _builtins.setattr(obj, _refuse_attribute(name), value)
+
+
+def delattr(obj, name):  # noqa: A001
+    _builtins.delattr(obj, _refuse_attribute(name))
+
+
+def _checked_names(*names) -> None:
+    for name in names:
+        for part in exact_str(name, "le nom d'attribut").split("."):
+            _refuse_attribute(part)
+            if part in _FORMAT_NAMES:
+                raise AttributeError(f"attribut interdit dans le bac à sable par ce moyen : {part}")
+
+
+def attrgetter(attr, *attrs):
+    """``operator.attrgetter`` that refuses the attributes the static check refuses.
+
+    It returns a closure, not the ``operator.attrgetter`` object: ``type(...)`` of that object
+    would be the unchecked constructor."""
+    _checked_names(attr, *attrs)
+    real = _operator.attrgetter(attr, *attrs)
+
+    def get(obj):
+        return real(obj)
+
+    return get
+
+
+def methodcaller(name, /, *args, **kwargs):
+    """``operator.methodcaller`` that refuses the methods the static check refuses (a closure,
+    for the same reason as :func:`attrgetter`)."""
+    _checked_names(name)
+    real = _operator.methodcaller(name, *args, **kwargs)
+
+    def call(obj):
+        return real(obj)
+
+    return call
+
+
+# --- stdlib functions that read attributes by name, or generate code ----------------------
+
+def _untrusted_owner(obj) -> bool:
+    """True when ``obj`` is a function, class or instance defined by the untrusted code."""
+    function_module = type(_exports).__dict__["__module__"].__get__
+    if type(obj) is type(_exports):
+        module = function_module(obj)
+    else:
+        cls = obj if issubclass(type(obj), type) else type(obj)
+        module = type.__dict__["__dict__"].__get__(cls).get("__module__")
+    return type(module) is str and module in (USER_MODULE, "tests")
+
+
+def _wrapper_names(names, defaults) -> tuple:
+    names = tuple(exact_str(name, "le nom d'attribut") for name in names)
+    for name in names:
+        if name not in defaults:
+            _refuse_attribute(name)
+    return names
+
+
+def _functools_wrappers():
+    import functools
+
+    real_update = functools.update_wrapper
+    defaults = frozenset(functools.WRAPPER_ASSIGNMENTS) | frozenset(functools.WRAPPER_UPDATES)
+
+    def update_wrapper(wrapper, wrapped, assigned=functools.WRAPPER_ASSIGNMENTS,
+                       updated=functools.WRAPPER_UPDATES):
+        """``functools.update_wrapper`` that copies no forbidden attribute (``__globals__``...)
+        and only onto an object of the untrusted code."""
+        assigned = _wrapper_names(assigned, defaults)
+        updated = _wrapper_names(updated, defaults)
+        if not _untrusted_owner(wrapper):
+            raise TypeError("functools.update_wrapper : l'enveloppe doit être définie par votre "
+                            "code dans le bac à sable")
+        return real_update(wrapper, wrapped, assigned, updated)
+
+    def wraps(wrapped, assigned=functools.WRAPPER_ASSIGNMENTS, updated=functools.WRAPPER_UPDATES):
+        assigned = _wrapper_names(assigned, defaults)
+        updated = _wrapper_names(updated, defaults)
+        return functools.partial(update_wrapper, wrapped=wrapped, assigned=assigned,
+                                 updated=updated)
+
+    update_wrapper.__doc__ = real_update.__doc__
+    return update_wrapper, wraps
+
+
+def _identifier(name, what: str) -> str:
+    """An exact ``str`` that is a plain identifier (pasted into generated source)."""
+    import keyword
+
+    name = exact_str(name, what)
+    if not name.isidentifier() or keyword.iskeyword(name) or attribute_refusal(name):
+        raise ValueError(f"{what} invalide dans le bac à sable : {name[:60]!r}")
+    return name
+
+
+def guarded_namedtuple(real):
+    """``collections.namedtuple`` on exact, validated arguments, its code compiled in a window."""
+    import sys as _sys
+
+    def namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
+        typename = _identifier(typename, "nom de namedtuple")
+        if issubclass(type(field_names), str):
+            field_names = str.__str__(field_names).replace(",", " ").split()
+        names = [exact_str(name, "nom de champ") for name in field_names]
+        rename = bool(rename is True)
+        if not rename:
+            names = [_identifier(name, "nom de champ") for name in names]
+        defaults = None if defaults is None else tuple(defaults)
+        if module is None:
+            module = _sys._getframe(1).f_globals.get("__name__", USER_MODULE)
+        module = exact_str(module, "module")
+        open_window()  # nothing below runs untrusted code: every argument is exact
+        try:
+            return real(typename, names, rename=rename, defaults=defaults, module=module)
+        finally:
+            close_window()
+
+    namedtuple.__doc__ = real.__doc__
+    namedtuple.__wrapped_by_sandbox__ = real
+    return namedtuple
+
+
+def _checked_fields(cls) -> None:
+    """Field names of a dataclass are pasted into source: exact identifiers only."""
+    if not issubclass(type(cls), type):
+        raise TypeError("dataclass s'applique à une classe")
+    annotations = type.__dict__["__dict__"].__get__(cls).get("__annotations__", {})
+    if type(annotations) is not dict:
+        raise TypeError("dataclass : __annotations__ doit être un dictionnaire")
+    for name in list(dict.keys(annotations)):
+        _identifier(name, "nom de champ")
+
+
+def _dataclass_wrappers(module):
+    real_dataclass, real_make = module.dataclass, module.make_dataclass
+
+    def dataclass(cls=None, /, **options):
+        def wrap(cls):
+            _checked_fields(cls)
+            return real_dataclass(cls, **options)
+
+        return wrap if cls is None else wrap(cls)
+
+    def make_dataclass(cls_name, fields, **options):
+        cls_name = _identifier(cls_name, "nom de classe")
+        checked = []
+        for item in fields:
+            if issubclass(type(item), str):
+                checked.append(_identifier(item, "nom de champ"))
+            else:
+                item = tuple(item)
+                checked.append((_identifier(item[0], "nom de champ"), *item[1:]))
+        return real_make(cls_name, checked, **options)
+
+    dataclass.__doc__, make_dataclass.__doc__ = real_dataclass.__doc__, real_make.__doc__
+    return dataclass, make_dataclass
+
+
+def harden_modules(modules: dict) -> None:
+    """Patch the real modules, in the worker or a child, before any untrusted code runs.
+
+    ``collections.namedtuple`` (also used by ``typing.NamedTuple``) validates its arguments and
+    compiles in a window; ``dataclasses``' code generator (``_create_fn``) compiles in a window
+    and registers what it generates. Never called in the caller's process.
+    """
+    collections = modules.get("collections") or sys.modules.get("collections")
+    if collections is not None and not _builtins.hasattr(collections.namedtuple, "__wrapped_by_sandbox__"):
+        collections.namedtuple = guarded_namedtuple(collections.namedtuple)
+    dataclasses = modules.get("dataclasses")
+    if dataclasses is not None and _builtins.hasattr(dataclasses, "_create_fn") \
+            and not _builtins.hasattr(dataclasses._create_fn, "__wrapped_by_sandbox__"):
+        real_create = dataclasses._create_fn
+
+        def _create_fn(*args, **kwargs):  # strings and values computed by dataclasses
+            open_window()
+            try:
+                function = real_create(*args, **kwargs)
+            finally:
+                close_window()
+            trust_generated(function)
+            return function
+
+        _create_fn.__wrapped_by_sandbox__ = real_create
+        dataclasses._create_fn = _create_fn
+
+
+def _special_exports(name: str, module) -> dict:
+    if name == "functools":
+        update_wrapper, wraps = _functools_wrappers()
+        return {"update_wrapper": update_wrapper, "wraps": wraps}
+    if name == "dataclasses":
+        dataclass, make_dataclass = _dataclass_wrappers(module)
+        return {"dataclass": dataclass, "make_dataclass": make_dataclass}
+    if name == "collections":
+        namedtuple = module.namedtuple
+        if not _builtins.hasattr(namedtuple, "__wrapped_by_sandbox__"):
+            namedtuple = guarded_namedtuple(namedtuple)
+        return {"namedtuple": namedtuple}
+    return {}
+
+
+_WRAPPED = {("operator", "attrgetter"): attrgetter, ("operator", "methodcaller"): methodcaller}
+
+
+# --- modules --------------------------------------------------------------------------
+
+def _exports(name: str, module) -> dict:
+    """Public names of an allowed module, without modules, hidden names and escape hatches."""
+    public = _real_getattr(module, "__all__", None)
+    names = list(public) if public is not None else dir(module)
+    only, hidden = ONLY_NAMES.get(name), HIDDEN_NAMES.get(name, ())
+    exports = {}
+    for attr in names:
+        if attr.startswith("_") or attr in hidden or (only is not None and attr not in only):
+            continue
+        value = _real_getattr(module, attr, _MISSING)
+        if value is _MISSING or isinstance(value, ModuleType):
+            continue
+        exports[attr] = _WRAPPED.get((name, attr), value)
+    special = _special_exports(name, module)
+    exports.update((attr, value) for attr, value in special.items() if attr in exports)
+    return exports
+
+
+def build_views(modules: dict) -> dict:
+    """``{module name: read-only view}`` for the allowed, loaded ``modules``.
+
+    Built once, before any fork: every run starts from the same views. A view of a package
+    exposes the views of its allowed submodules (``collections.abc``).
+    """
+    views: dict = {}
+    for name in sorted((n for n in modules if n in ALLOWED_MODULES), key=lambda n: -n.count(".")):
+        exports = _exports(name, modules[name])
+        prefix = name + "."
+        for other, view in views.items():
+            if other.startswith(prefix) and "." not in other[len(prefix):]:
+                exports[other[len(prefix):]] = view
+        views[name] = make_module_view(name, exports)
+    return views
+
+
+def make_module_view(name: str, exports: dict):
+    """A read-only object exposing ``exports`` as attributes, and nothing else.
+
+    The values are class attributes (wrapped in ``staticmethod`` so that functions do not
+    bind): reading one is as fast as reading a module attribute. Writing raises, on the
+    object; on its class, the audit hook refuses it (``object.__setattr__``).
+    """
+    public = sorted(k for k, v in exports.items() if type(v).__module__ != __name__)
+
+    def __getattr__(self, attr):
+        if attr == "__all__":
+            return list(public)
+        raise AttributeError(f"le module {name} n'expose pas « {attr} » dans le bac à sable")
+
+    def __setattr__(self, attr, value):
+        raise AttributeError(f"module en lecture seule dans le bac à sable : {name}")
+
+    def __delattr__(self, attr):
+        raise AttributeError(f"module en lecture seule dans le bac à sable : {name}")
+
+    body = {attr: staticmethod(value) for attr, value in exports.items()}
+    body.update(__slots__=(), __getattr__=__getattr__, __setattr__=__setattr__,
+                __delattr__=__delattr__, __dir__=lambda self: sorted(exports),
+                __repr__=lambda self: f"<module '{name}' (bac à sable)>")
+    return type("module", (), body)()
+
+
+def make_importer(views: dict):
+    """The sandbox's ``__import__``: the views of allowed modules, nothing else."""
+    loaded = sys.modules
+
+    def __import__(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A002
+        name = exact_str(name, "le nom de module")
+        if level != 0:
+            raise ImportError("import relatif interdit dans le bac à sable")
+        if type(fromlist) is list and name in loaded and name not in views:
+            # C code importing a dependency it needs (datetime.strptime -> _strptime) calls
+            # __import__ (fromlist=[]) for its side effect, then reads sys.modules itself:
+            # nothing to give. An import statement passes None or a tuple, never a list.
+            return None
+        if name not in views:
+            if name in ALLOWED_MODULES:
+                raise ImportError(f"module non préchargé dans le bac à sable : {name}", name=name)
+            raise ImportError(f"module non autorisé dans le bac à sable : {name}", name=name)
+        return views[name] if fromlist else views[name.partition(".")[0]]
+
+    return __import__
+
+
+# --- output ---------------------------------------------------------------------------
+
+class OutputBuffer:
+    """What the untrusted code prints: kept up to ``limit`` characters, never parsed."""
+
+    def __init__(self, limit: int):
+        self.limit, self.size, self.truncated, self.parts = limit, 0, False, []
+
+    def write(self, text: str) -> None:
+        room = self.limit - self.size
+        if len(text) > room:
+            self.truncated = True
+            text = text[: max(room, 0)]
+        if text:
+            self.parts.append(text)
+            self.size += len(text)
+
+    def text(self) -> str:
+        return "".join(self.parts) + ("\n… (sortie tronquée)" if self.truncated else "")
+
+
+def make_print(output: OutputBuffer):
+    def print(*args, sep=" ", end="\n", file=None, flush=False):  # noqa: A001
+        sep = " " if sep is None else exact_str(sep, "sep")
+        end = "\n" if end is None else exact_str(end, "end")
+        text = sep.join([str(arg) for arg in args]) + end
+        if file is not None:
+            file.write(text)
+        else:
+            output.write(text)
+
+    return print
+
+
+# --- builtins -------------------------------------------------------------------------
+
+def _unavailable(name: str, reason: str, error=PermissionError):
+    def unavailable(*args, **kwargs):
+        raise error(reason)
+
+    unavailable.__name__ = unavailable.__qualname__ = name
+    return unavailable
+
+
+def _exit(code=None):
+    raise SystemExit(code)
+
+
+def make_builtins(views: dict, output: OutputBuffer, namespace: dict,
+                  extra: dict | None = None) -> dict:
+    """A fresh builtins dict for ``namespace`` (``eval`` without globals uses it)."""
+    table = {k: v for k, v in vars(_builtins).items() if k not in REMOVED}
+
+    def eval(source, globals=None, locals=None):  # noqa: A001, A002
+        source = exact_str(source, "l'expression")
+        open_window()  # parsing and compiling an exact string runs no untrusted code
+        try:
+            code = compile_untrusted(source, "<eval>", "eval")
+        finally:
+            close_window()
+        if globals is None:
+            scope = namespace
+        elif type(globals) is dict:
+            scope = globals
+            scope["__builtins__"] = dict(table)  # a copy: the caller sees this dictionary
+        else:
+            raise TypeError("eval : globals doit être un dictionnaire")
+        trust_code(code)  # only for the "exec" event of this call
+        try:
+            return _real_eval(code, scope, scope if locals is None else locals)
+        finally:
+            distrust_code(code)
+
+    table.update(
+        __import__=make_importer(views), print=make_print(output), eval=eval,
+        getattr=getattr, setattr=setattr, delattr=delattr, hasattr=hasattr,
+        exit=_exit, quit=_exit,
+        input=_unavailable("input", "pas d'entrée standard dans le bac à sable", EOFError),
+    )
+    table[FORMAT_HELPER] = checked_format
+    for name in ("exec", "compile", "open", "globals", "locals", "vars", "breakpoint", "help"):
+        table[name] = _unavailable(name, f"fonction interdite dans le bac à sable : {name}")
+    if extra:
+        table.update(extra)
+    return table
+
+
+__all__ = ["CodeRefused", "OutputBuffer", "build_views", "make_builtins", "make_module_view",
+           "make_importer", "exact_str", "checked_format"]

@@ -1,0 +1,238 @@
+"""Plain data: the only values the sandbox compares, moves between processes and prints.
+
+Plain data is built from the exact built-in types ``None``, ``bool``, ``int``, ``float``,
+``complex``, ``str``, ``bytes``, ``range``, ``list``, ``tuple``, ``dict``, ``set`` and
+``frozenset``. Their comparison and hashing run no Python code that untrusted code could
+redefine, so ``==`` between two plain values cannot be forged.
+
+:func:`to_plain` copies a value into plain data without calling any of its methods: instances
+of subclasses of those types (a ``str`` subclass whose ``__eq__`` always answers ``True``) are
+read through the base type's own slots; any other object (a class instance, a generator, a
+function) is refused with :class:`PlainValueError`. :func:`encode` and :func:`decode` carry plain
+data through JSON (the decoder accepts nothing else), and :func:`compare` applies one comparison
+operator to two plain values.
+"""
+
+from __future__ import annotations
+
+import operator
+
+MAX_DEPTH = 100
+MAX_ITEMS = 1_000_000  # values in one plain copy (a bigger result is refused, not compared)
+
+
+class PlainValueError(Exception):
+    """A value that is not plain data where plain data is required (French message)."""
+
+
+_SCALARS = (type(None), bool, int, float, complex, str, bytes, range)
+# Types are compared by identity, never with ``in`` or ``==`` on a tuple of types: a class
+# whose metaclass says it equals ``int`` must not pass for one.
+_SCALAR_IDS = frozenset(map(id, _SCALARS))
+MAX_SAME_HASH = 32  # values sharing one hash in a set or dict the supervisor rebuilds
+_CONVERT_SCALAR = (  # read a subclass instance through its base type's own slots
+    (int, int.__int__),
+    (float, float.__float__),
+    (complex, lambda c: complex(complex.real.__get__(c), complex.imag.__get__(c))),
+    (str, str.__str__),
+    (bytes, lambda b: bytes(memoryview(b))),
+)
+
+
+def type_name(value) -> str:
+    """Name of ``value``'s type, read without calling anything the value defines."""
+    name = type.__dict__["__name__"].__get__(type(value))
+    return name if type(name) is str else "?"
+
+
+def to_plain(value, what: str = "la valeur"):
+    """Return ``value`` as plain data (the object itself when it already is), or raise.
+
+    ``what`` names the value in the French error message (e.g. ``"f(3)"``).
+    """
+    if id(type(value)) in _SCALAR_IDS:  # fast path: most values compared are numbers, strings
+        return value
+    budget = [MAX_ITEMS]
+
+    def convert(item, depth):
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise PlainValueError(f"{what} : donnée trop grande pour être comparée")
+        kind = type(item)
+        if id(kind) in _SCALAR_IDS:
+            return item
+        if depth > MAX_DEPTH:
+            raise PlainValueError(f"{what} : donnée trop profondément imbriquée")
+        if kind is list or kind is tuple:
+            items = [convert(x, depth + 1) for x in item]
+            return items if kind is list else tuple(items)
+        if kind is dict:
+            return {convert(k, depth + 1): convert(v, depth + 1) for k, v in item.items()}
+        if kind is set or kind is frozenset:
+            items = [convert(x, depth + 1) for x in item]
+            return set(items) if kind is set else frozenset(items)
+        # Subclasses of plain types: read the value through the base type, never the subclass.
+        # issubclass on the real type: an object cannot fake it with a __class__ property.
+        for base, read in _CONVERT_SCALAR:
+            if issubclass(kind, base):
+                return read(item)
+        for base in (list, tuple, set, frozenset):
+            if issubclass(kind, base):
+                items = [convert(x, depth + 1) for x in base.__iter__(item)]
+                return items if base is list else base(items)
+        if issubclass(kind, dict):
+            return {convert(k, depth + 1): convert(v, depth + 1)
+                    for k, v in dict.items(item)}
+        raise PlainValueError(
+            f"{what} est un objet de type {type_name(item)} : seules les données simples "
+            "(nombres, chaînes, listes, tuples, dictionnaires, ensembles, None, booléens) "
+            "sont comparées dans le bac à sable"
+        )
+
+    try:
+        return convert(value, 0)
+    except RecursionError:
+        raise PlainValueError(f"{what} : donnée trop profondément imbriquée") from None
+    except TypeError as exc:  # e.g. an unhashable key met while rebuilding a dict or set
+        raise PlainValueError(f"{what} : donnée non comparable ({exc})") from None
+
+
+def truth(value) -> bool:
+    """Truth value of a plain copy of ``value`` (an object cannot lie through ``__bool__``)."""
+    if type(value) is bool:
+        return value
+    return bool(to_plain(value, "la condition"))
+
+
+_OPS = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge,
+    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+}
+
+_ORDER = {op: _OPS[op] for op in ("==", "!=", "<", "<=", ">", ">=")}
+
+OP_SYMBOLS = {
+    ast_name: symbol
+    for ast_name, symbol in (
+        ("Eq", "=="), ("NotEq", "!="), ("Lt", "<"), ("LtE", "<="), ("Gt", ">"), ("GtE", ">="),
+        ("In", "in"), ("NotIn", "not in"), ("Is", "is"), ("IsNot", "is not"),
+    )
+}
+
+
+def compare(op: str, left, right) -> bool:
+    """``left op right`` on plain copies; ``is`` compares the objects themselves."""
+    if op == "is":
+        return left is right
+    if op == "is not":
+        return left is not right
+    if id(type(left)) in _SCALAR_IDS and id(type(right)) in _SCALAR_IDS and op in _ORDER:
+        try:
+            return _ORDER[op](left, right)  # exact built-in scalars: nothing to copy
+        except TypeError:
+            pass
+    a = to_plain(left, "la valeur comparée")
+    b = to_plain(right, "la valeur comparée")
+    try:
+        result = _OPS[op](a, b)
+    except TypeError as exc:
+        raise PlainValueError(f"comparaison impossible : {describe(a)} {op} {describe(b)} "
+                              f"({exc})") from None
+    return bool(result)
+
+
+def describe(value, limit: int = 200) -> str:
+    """Short ``repr`` of a plain value, cut at ``limit`` characters."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):
+        text = f"<{type_name(value)}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# JSON carrying: natives for None/bool/int/float/str, two-item tagged lists for the rest.
+
+def encode(value):
+    """Plain value -> JSON-ready structure (assumes ``value`` came from :func:`to_plain`)."""
+    kind = type(value)
+    if value is None or kind is bool or kind is int or kind is str:
+        return value
+    if kind is float:
+        if value != value or value in (float("inf"), float("-inf")):
+            return ["F", repr(value)]
+        return value
+    if kind is list:
+        return ["l", [encode(x) for x in value]]
+    if kind is tuple:
+        return ["t", [encode(x) for x in value]]
+    if kind is set:
+        return ["s", [encode(x) for x in value]]
+    if kind is frozenset:
+        return ["fs", [encode(x) for x in value]]
+    if kind is dict:
+        return ["d", [[encode(k), encode(v)] for k, v in value.items()]]
+    if kind is bytes:
+        return ["b", value.hex()]
+    if kind is complex:
+        return ["c", [encode(value.real), encode(value.imag)]]
+    if kind is range:
+        return ["r", [value.start, value.stop, value.step]]
+    raise PlainValueError(f"valeur non transmissible : {type_name(value)}")
+
+
+def _few_collisions(items: list) -> list:
+    """``items`` if a set or dict of them can be built in linear time, else ValueError.
+
+    Values sent by the child could be chosen to share one hash (building their set would take
+    quadratic time in the caller); the supervisor counts hashes first, in linear time.
+    """
+    if len(items) > MAX_SAME_HASH:
+        counts: dict = {}
+        for item in items:
+            key = hash(item)  # plain values: hashed by the built-in types' own C code
+            seen = counts.get(key, 0) + 1
+            if seen > MAX_SAME_HASH:
+                raise ValueError("valeur refusée : trop de collisions de hachage")
+            counts[key] = seen
+    return items
+
+
+def decode(data, depth: int = 0):
+    """JSON structure -> plain value; raises ValueError on anything unexpected."""
+    if depth > MAX_DEPTH + 2:
+        raise ValueError("structure trop profonde")
+    kind = type(data)
+    if data is None or kind is bool or kind is int or kind is float or kind is str:
+        return data
+    if kind is not list or len(data) != 2 or type(data[0]) is not str:
+        raise ValueError("valeur mal formée")
+    tag, body = data
+    if tag == "F" and body in ("nan", "inf", "-inf"):
+        return float(body)
+    if tag == "b" and type(body) is str:
+        return bytes.fromhex(body)
+    if tag == "r" and type(body) is list and len(body) == 3 and all(type(x) is int for x in body):
+        return range(*body)
+    if type(body) is not list:
+        raise ValueError("valeur mal formée")
+    items = [decode(x, depth + 1) for x in body] if tag != "d" else None
+    if tag == "l":
+        return items
+    if tag == "t":
+        return tuple(items)
+    if tag == "s":
+        return set(_few_collisions(items))
+    if tag == "fs":
+        return frozenset(_few_collisions(items))
+    if tag == "c" and len(items) == 2 and all(type(x) is int or type(x) is float for x in items):
+        return complex(items[0], items[1])
+    if tag == "d":
+        pairs = []
+        for pair in body:
+            if type(pair) is not list or len(pair) != 2:
+                raise ValueError("valeur mal formée")
+            pairs.append((decode(pair[0], depth + 1), decode(pair[1], depth + 1)))
+        _few_collisions([key for key, _ in pairs])
+        return dict(pairs)
+    raise ValueError("valeur mal formée")

@@ -1,0 +1,375 @@
+"""Planning a run: what the child evaluates, and what stays with the supervisor.
+
+Tests come in two forms:
+
+* a list of expressions, each scored (``"fizzbuzz(5) == [1, 2, 'Fizz', 4, 'Buzz']"``);
+* one assertion program scored as a whole (HumanEval's ``check(candidate)`` style).
+  A single string that is just one expression is treated as a list of one.
+
+An expression test is split into a *skeleton* (comparisons, ``and``/``or``/``not``, literals)
+that the supervisor evaluates itself, and *probes* (every other sub-expression, e.g.
+``fizzbuzz(5)``) that the child evaluates and sends back as plain data. The expected values
+(the literals) are never sent to the child: the untrusted code can neither see them nor take
+part in the comparison.
+
+Lessons run the same tests against many programs (Best-of-N) and the same program against
+several test sets, so the caller keeps what depends only on the tests (:class:`TestPlan`) and
+only on the code (:class:`CodePlan`): checked, split, compiled and marshalled once
+(:func:`fork_blobs`).
+"""
+
+from __future__ import annotations
+
+import ast
+import marshal
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from course_utils.sandbox._plain import OP_SYMBOLS, PlainValueError, compare, describe, truth
+from course_utils.sandbox._rewrite import CodeRefused, compile_checked
+from course_utils.sandbox._static import analyse, parse_source
+
+
+class PlanError(ValueError):
+    """The tests (or the arguments) cannot be run; message in French."""
+
+
+@dataclass
+class Plan:
+    total: int
+    labels: list[str]
+    job: dict
+    skeletons: list | None = None  # None for an assertion program
+    refusal: str | None = None  # set when the code is refused before any run
+    timeout: float = 5.0
+    probes: list[list[str]] = field(default_factory=list)
+    # The cached plans of the code and of the tests (compiled: see fork_blobs).
+    code_plan: CodePlan | None = None
+    tests_plan: TestPlan | None = None
+
+
+def _literal(node: ast.AST):
+    try:
+        return True, ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False, None
+
+
+def _singleton(node: ast.AST) -> bool:
+    is_literal, value = _literal(node)
+    return is_literal and (value is None or value is True or value is False or value is ...)
+
+
+def _split(node: ast.expr, probes: list[ast.expr]):
+    """Skeleton of ``node``; sub-expressions the child must evaluate go into ``probes``."""
+    is_literal, value = _literal(node)
+    if is_literal:
+        return ("const", value)
+    if isinstance(node, ast.Compare):
+        ops = [OP_SYMBOLS[type(op).__name__] for op in node.ops]
+        sides = [node.left, *node.comparators]
+        # ``x is y`` needs both objects in one process: kept in the skeleton only when one
+        # side is a singleton literal (``f(x) is None``), else the child evaluates it.
+        if all(op not in ("is", "is not") or _singleton(sides[i]) or _singleton(sides[i + 1])
+               for i, op in enumerate(ops)):
+            return ("cmp", [_split(side, probes) for side in sides], ops)
+    elif isinstance(node, ast.BoolOp):
+        tag = "and" if isinstance(node.op, ast.And) else "or"
+        return (tag, [_split(value, probes) for value in node.values])
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return ("not", _split(node.operand, probes))
+    elif isinstance(node, (ast.List, ast.Tuple, ast.Set)) and not any(
+            isinstance(e, ast.Starred) for e in node.elts):
+        tag = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set"}[type(node)]
+        return (tag, [_split(e, probes) for e in node.elts])
+    probes.append(node)
+    return ("probe", len(probes) - 1)
+
+
+class ProbeFailed(Exception):
+    pass
+
+
+def evaluate(skeleton, results: list):
+    """Value of a skeleton given the probes' results (``["v", value]`` or ``["e", message]``)."""
+    tag = skeleton[0]
+    if tag == "const":
+        return skeleton[1]
+    if tag == "probe":
+        kind, value = results[skeleton[1]]
+        if kind == "e":
+            raise ProbeFailed(value)
+        return value
+    if tag == "cmp":
+        sides, ops = skeleton[1], skeleton[2]
+        left = evaluate(sides[0], results)
+        for op, side in zip(ops, sides[1:]):
+            right = evaluate(side, results)
+            if not compare(op, left, right):
+                return False
+            left = right
+        return True
+    if tag in ("and", "or"):
+        value = None
+        for part in skeleton[1]:
+            value = evaluate(part, results)
+            if truth(value) != (tag == "and"):
+                return value
+        return value
+    if tag == "not":
+        return not truth(evaluate(skeleton[1], results))
+    items = [evaluate(part, results) for part in skeleton[1]]
+    return {"list": list, "tuple": tuple, "set": set}[tag](items)
+
+
+def judge_expression(skeleton, probes: list[str], results: list) -> str | None:
+    """None when the test passes, else the French reason of its failure."""
+    try:
+        if truth(evaluate(skeleton, results)):
+            return None
+    except ProbeFailed as exc:
+        return f"erreur : {exc}"
+    except PlainValueError as exc:
+        return str(exc)
+    if skeleton[0] == "cmp" and len(skeleton[2]) == 1:
+        (left, right), op = skeleton[1], skeleton[2][0]
+        if left[0] == "const" and right[0] != "const" and op in ("==", "!="):
+            left, right = right, left
+        try:
+            got, wanted = evaluate(left, results), evaluate(right, results)
+        except (ProbeFailed, PlainValueError):
+            got = wanted = None
+        else:
+            if op == "==":
+                return f"obtenu {describe(got)}, attendu {describe(wanted)}"
+            if op == "in":
+                return f"obtenu {describe(got)}, attendu une valeur parmi {describe(wanted)}"
+            return f"obtenu {describe(got)}, attendu {op} {describe(wanted)}"
+    values = [f"{src} = {describe(value)}" for src, (kind, value) in zip(probes, results)
+              if kind == "v"]
+    return "condition fausse" + (f" (valeurs obtenues : {' ; '.join(values)})" if values else "")
+
+
+MAX_TESTS = 5_000  # expression tests in one run
+MAX_TESTS_CHARS = 200_000  # all test sources together (like the code: see _static)
+
+
+def _exact_str(value):
+    """``value`` as an exact ``str`` (a subclass is read through ``str``), or None."""
+    if type(value) is str:
+        return value
+    if issubclass(type(value), str):
+        return str.__str__(value)
+    return None
+
+
+def _checked_tests(tests):
+    """The tests as exact strings (a program, or a list of expressions); PlanError otherwise."""
+    bad = PlanError("tests doit être une liste d'expressions (chaînes) "
+                    "ou un programme d'assertions (une chaîne)")
+    program = _exact_str(tests)
+    if program is not None:
+        size = len(program)
+    elif type(tests) is list or type(tests) is tuple:
+        if len(tests) > MAX_TESTS:
+            raise PlanError(f"trop de tests ({len(tests)}, maximum {MAX_TESTS})")
+        tests = [_exact_str(test) for test in tests]
+        if any(test is None for test in tests):
+            raise bad
+        size = sum(map(len, tests))
+    else:
+        raise bad
+    if size > MAX_TESTS_CHARS:
+        raise PlanError(f"tests trop longs ({size} caractères, maximum {MAX_TESTS_CHARS})")
+    return program if program is not None else tests
+
+
+def _compiled(tree, filename: str, mode: str, *, tests: bool, uses_format: bool):
+    """``(code object, None)`` or ``(None, French error)``."""
+    try:
+        return compile_checked(tree, filename, mode, tests=tests, uses_format=uses_format), None
+    except (SyntaxError, CodeRefused) as exc:
+        return None, str(exc)
+    except (RecursionError, MemoryError, ValueError):
+        return None, "code illisible : trop complexe"
+
+
+def _compiled_tests(program: str | None, trees: list):
+    """``(code objects, None)``: the program's, or one list of probes per expression test;
+    or ``(None, French error)``."""
+    compiled = []
+    for group in trees:  # the program's tree, or one list of probe trees per test
+        if program is not None:
+            parts, error = _compiled(group, "<tests>", "exec", tests=True, uses_format=True)
+        else:
+            parts, error = [], None
+            for probe in group:
+                code, error = _compiled(probe, "<tests>", "eval", tests=True, uses_format=True)
+                if error:
+                    break
+                parts.append(code)
+        if error:
+            return None, error
+        compiled.append(parts)
+    return compiled, None
+
+
+@dataclass
+class TestPlan:
+    """What depends only on the tests: checked, split and compiled (rewritten for plain
+    comparisons) once; cached, since lessons run the same tests against many programs."""
+
+    total: int
+    labels: list[str]
+    skeletons: list | None
+    probes: list[list[str]]
+    program: str | None
+    modules: set = field(default_factory=set)  # allowed modules the tests import
+    blob: bytes | None = None  # (program, probes, compiled tests), marshalled
+    error: str | None = None  # why the tests could not be compiled
+
+    @classmethod
+    def build(cls, total, labels, skeletons, probes, program, trees, modules) -> TestPlan:
+        compiled, error = _compiled_tests(program, trees)
+        blob = None if error else marshal.dumps((program, probes, compiled))
+        return cls(total, labels, skeletons, probes, program, modules, blob, error)
+
+
+@dataclass
+class CodePlan:
+    """What depends only on the code: checked and compiled once (a lesson often runs the
+    same program against several test sets)."""
+
+    refusal: str | None  # syntax error or static check refusal: the code is not compiled
+    modules: frozenset
+    blob: bytes | None = None  # the compiled code object, marshalled
+    error: str | None = None  # why the code could not be compiled
+
+
+_LOCK = threading.Lock()  # the caches are shared by every sandbox of the process
+_TESTS_CACHE: OrderedDict = OrderedDict()
+_CODE_CACHE: OrderedDict = OrderedDict()
+CACHE_SIZE = 256
+CODE_CACHE_SIZE = 256
+CODE_CACHE_MAX_CHARS = 20_000
+
+
+def _remember(cache: OrderedDict, key, value, size: int) -> None:
+    cache[key] = value
+    if len(cache) > size:
+        cache.popitem(last=False)
+
+
+def _recall(cache: OrderedDict, key):
+    value = cache.get(key)
+    if value is not None:
+        cache.move_to_end(key)
+    return value
+
+
+def _test_plan(tests) -> TestPlan:
+    key = tests if type(tests) is str else tuple(tests)
+    with _LOCK:
+        cached = _recall(_TESTS_CACHE, key)
+    if cached is not None:
+        return cached
+    tree = error = None
+    if isinstance(tests, str):
+        # One expression is a list of one test; anything else is an assertion program.
+        tree, error = parse_source(tests, "<tests>")
+        if tree is None or (len(tree.body) == 1 and type(tree.body[0]) is ast.Expr):
+            if parse_source(tests, "<tests>", "eval")[0] is not None:
+                tree, error, tests = None, None, [tests]
+    if isinstance(tests, str):
+        if error:
+            raise PlanError(f"programme de test invalide : {error}")
+        modules: set = set()
+        reasons, _ = analyse(tree, modules)
+        if reasons:
+            raise PlanError("programme de test refusé : " + " ; ".join(reasons))
+        plan = TestPlan.build(1, ["programme de test"], None, [], tests, [tree], modules)
+    else:
+        skeletons, all_probes, trees, modules = [], [], [], set()
+        for source in tests:
+            tree, error = parse_source(source, "<tests>", "eval")
+            if error:
+                raise PlanError(f"test invalide : {source!r} ({error})")
+            reasons, _ = analyse(tree, modules)
+            if reasons:
+                raise PlanError(f"test refusé : {source!r} ({' ; '.join(reasons)})")
+            probes: list[ast.expr] = []
+            skeletons.append(_split(tree.body, probes))
+            all_probes.append([ast.unparse(probe) for probe in probes])
+            trees.append([ast.Expression(probe) for probe in probes])
+        plan = TestPlan.build(len(tests), list(tests), skeletons, all_probes, None, trees,
+                              modules)
+    with _LOCK:
+        _remember(_TESTS_CACHE, key, plan, CACHE_SIZE)
+    return plan
+
+
+def _code_plan(code) -> CodePlan:
+    cacheable = type(code) is str and len(code) <= CODE_CACHE_MAX_CHARS
+    with _LOCK:
+        cached = _recall(_CODE_CACHE, code) if cacheable else None
+    if cached is not None:
+        return cached
+    tree, error = parse_source(code)
+    if error:
+        plan = CodePlan(error, frozenset())
+    else:
+        modules: set = set()
+        reasons, uses_format = analyse(tree, modules)
+        if reasons:
+            plan = CodePlan("code refusé : " + " ; ".join(reasons), frozenset(modules))
+        else:
+            compiled, error = _compiled(tree, "<solution>", "exec", tests=False,
+                                        uses_format=uses_format)
+            blob = None if error else marshal.dumps(compiled)
+            plan = CodePlan(None, frozenset(modules), blob, error)
+    if cacheable:
+        with _LOCK:
+            _remember(_CODE_CACHE, code, plan, CODE_CACHE_SIZE)
+    return plan
+
+
+def make_plan(code, tests, *, timeout: float, memory_mb: int, output_limit: int = 20_000) -> Plan:
+    """Check the inputs and the code, split the tests; raise PlanError on bad tests.
+
+    The cost is linear in the inputs, which are capped (code and tests: 200,000 characters
+    each); the caches' lock is never held while a new program or test set is analysed.
+    """
+    tests = _checked_tests(tests)
+    code = _exact_str(code) if issubclass(type(code), str) else code  # else refused below
+    if type(timeout) is not int and type(timeout) is not float or not timeout > 0:
+        raise PlanError("timeout doit être un nombre de secondes positif")
+    if type(memory_mb) is not int or memory_mb < 16:
+        raise PlanError("memory_mb doit être un entier (au moins 16)")
+    tests_plan = _test_plan(tests)
+    code_plan = _code_plan(code)
+    job = {"code": code, "timeout": float(timeout), "memory_mb": memory_mb,
+           "output_limit": output_limit, "nonce": secrets.randbits(62)}
+    if tests_plan.program is not None:
+        job["program"] = tests_plan.program
+    else:
+        job["probes"] = tests_plan.probes
+    plan = Plan(total=tests_plan.total, labels=tests_plan.labels, job=job,
+                skeletons=tests_plan.skeletons, timeout=float(timeout), probes=tests_plan.probes,
+                refusal=code_plan.refusal, code_plan=code_plan, tests_plan=tests_plan)
+    job["modules"] = sorted(tests_plan.modules | code_plan.modules)
+    return plan
+
+
+def fork_blobs(plan: Plan):
+    """``(code blob, tests blob), None`` or ``None, French error``: what a forked child runs.
+
+    Compiled when the code and the tests were first planned, after the static check accepted
+    them (a spawned child compiles for itself, from the sources in ``plan.job``).
+    """
+    if plan.code_plan.error:
+        return None, plan.code_plan.error
+    if plan.tests_plan.error:
+        return None, plan.tests_plan.error
+    return (plan.code_plan.blob, plan.tests_plan.blob), None

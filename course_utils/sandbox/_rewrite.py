@@ -1,0 +1,197 @@
+"""Syntax-tree rewrites applied before compiling code inside the sandbox.
+
+* Untrusted code: ``x.format`` and ``x.format_map`` become ``__sandbox_format__(x, "format")``,
+  which checks the template at run time (a literal template was already read by the static
+  check: this is the second layer).
+* Test code (expressions and assertion programs) additionally gets its comparisons and truth
+  tests moved onto plain data: ``a == b`` becomes ``__sandbox_compare__(a, ("==",), (b,))``,
+  ``assert t`` / ``if t`` / ``while t`` / ``not t`` / ``t and u`` evaluate
+  ``__sandbox_truth__(t)``, and a failed ``assert`` calls ``__sandbox_fail__(line, message)``.
+  An object whose ``__eq__`` or ``__bool__`` lies is thus never asked; ``assert`` also survives
+  ``python -O``.
+
+The helper names are dunder names, which the static check forbids in untrusted code, so the code
+cannot redefine or call them itself.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from course_utils.sandbox._plain import OP_SYMBOLS
+from course_utils.sandbox._static import analyse, parse_source
+
+FORMAT_HELPER = "__sandbox_format__"
+COMPARE_HELPER = "__sandbox_compare__"
+TRUTH_HELPER = "__sandbox_truth__"
+FAIL_HELPER = "__sandbox_fail__"
+
+
+class CodeRefused(PermissionError):
+    """Source refused by the static check (French reasons joined by « ; »)."""
+
+
+def _pos(like: ast.AST) -> dict:
+    """Position attributes of ``like``, for the nodes a rewrite creates in its place."""
+    return {"lineno": like.lineno, "col_offset": like.col_offset,
+            "end_lineno": like.end_lineno, "end_col_offset": like.end_col_offset}
+
+
+_LOAD = ast.Load()
+
+
+def _node(kind, pos: dict, **fields):
+    """``kind(**fields, **pos)``, built at half the cost of the keyword constructor."""
+    node = kind()
+    node.__dict__.update(fields)
+    node.__dict__.update(pos)
+    return node
+
+
+def _call(name: str, args: list[ast.expr], like: ast.AST) -> ast.Call:
+    pos = _pos(like)
+    return _node(ast.Call, pos, func=_node(ast.Name, pos, id=name, ctx=_LOAD), args=args,
+                 keywords=[])
+
+
+_AST = ast.AST
+_UNSEEN = object()
+_TABLES: dict = {}  # per transformer class: {node class: visitor function, or None}
+
+
+class _Transformer:
+    """A lean ``ast.NodeTransformer``: the visitors below only ever replace a node by one node.
+
+    It skips nodes that need no visit (names, constants, operators, contexts) without a call,
+    and finds each node class's visitor once per transformer class: it rewrites HumanEval's
+    test programs a third faster than ``ast.NodeTransformer``.
+    """
+
+    def __init__(self):
+        self._table = _TABLES.setdefault(type(self), {})
+
+    def _lookup(self, kind):
+        """The visitor of node class ``kind`` (None: nothing to do inside or for the node)."""
+        visitor = getattr(type(self), "visit_" + kind.__name__, None)
+        if visitor is None and kind._fields and kind not in _LEAVES:
+            visitor = _Transformer.generic_visit
+        self._table[kind] = visitor
+        return visitor
+
+    def visit(self, node):
+        visitor = self._table.get(type(node), _UNSEEN)
+        if visitor is _UNSEEN:
+            visitor = self._lookup(type(node))
+        return node if visitor is None else visitor(self, node)
+
+    def generic_visit(self, node):
+        table, lookup = self._table, self._lookup
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for index, item in enumerate(value):
+                    visitor = table.get(type(item), _UNSEEN)
+                    if visitor is _UNSEEN:
+                        if not isinstance(item, _AST):
+                            continue
+                        visitor = lookup(type(item))
+                    if visitor is not None:
+                        new = visitor(self, item)
+                        if new is not item:
+                            value[index] = new
+            elif value is not None:
+                visitor = table.get(type(value), _UNSEEN)
+                if visitor is _UNSEEN:
+                    if not isinstance(value, _AST):
+                        continue
+                    visitor = lookup(type(value))
+                if visitor is not None:
+                    new = visitor(self, value)
+                    if new is not value:
+                        setattr(node, name, new)
+        return node
+
+    def _display(self, node):
+        if all(type(element) is ast.Constant for element in node.elts):
+            return node  # a literal list of numbers or strings: nothing to rewrite inside
+        return self.generic_visit(node)
+
+    visit_List = visit_Tuple = visit_Set = _display
+
+
+_LEAVES = frozenset({ast.Constant, ast.Name})  # nodes with fields but nothing to rewrite
+
+
+class FormatRewriter(_Transformer):
+    def visit_Attribute(self, node: ast.Attribute):
+        self.generic_visit(node)
+        if node.attr in ("format", "format_map") and isinstance(node.ctx, ast.Load):
+            return _call(FORMAT_HELPER, [node.value, ast.Constant(node.attr, **_pos(node))], node)
+        return node
+
+
+class TestRewriter(FormatRewriter):
+    """Comparisons and truth tests of test code on plain data (see the module docstring)."""
+
+    @staticmethod
+    def _truth(node: ast.expr) -> ast.expr:
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in (COMPARE_HELPER, TRUTH_HELPER)):
+            return node  # already an exact bool
+        return _call(TRUTH_HELPER, [node], node)
+
+    def visit_Compare(self, node: ast.Compare):
+        self.generic_visit(node)
+        pos = _pos(node)
+        ops = ast.Constant(tuple(OP_SYMBOLS[type(op).__name__] for op in node.ops), **pos)
+        rights = ast.Tuple(list(node.comparators), ast.Load(), **pos)
+        return _call(COMPARE_HELPER, [node.left, ops, rights], node)
+
+    def visit_BoolOp(self, node: ast.BoolOp):
+        self.generic_visit(node)
+        node.values = [self._truth(value) for value in node.values]
+        return node
+
+    def visit_UnaryOp(self, node: ast.UnaryOp):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Not):
+            node.operand = self._truth(node.operand)
+        return node
+
+    def _visit_test(self, node):
+        self.generic_visit(node)
+        node.test = self._truth(node.test)
+        return node
+
+    visit_If = visit_While = visit_IfExp = _visit_test
+
+    def visit_comprehension(self, node: ast.comprehension):
+        self.generic_visit(node)
+        node.ifs = [self._truth(test) for test in node.ifs]
+        return node
+
+    def visit_Assert(self, node: ast.Assert):
+        self.generic_visit(node)
+        pos = _pos(node)
+        message = node.msg if node.msg is not None else ast.Constant(None, **pos)
+        fail = _call(FAIL_HELPER, [ast.Constant(node.lineno, **pos), message], node)
+        check = ast.UnaryOp(ast.Not(), self._truth(node.test), **pos)
+        return ast.If(check, [ast.Expr(fail, **pos)], [], **pos)
+
+
+def compile_checked(tree: ast.AST, filename: str, mode: str, *, tests: bool, uses_format: bool):
+    """Rewrite and compile a tree that already passed the static check (it is modified)."""
+    if tests or uses_format:
+        tree = (TestRewriter() if tests else FormatRewriter()).visit(tree)
+    return compile(tree, filename, mode, dont_inherit=True)
+
+
+def compile_untrusted(source: str, filename: str, mode: str = "exec", *, tests: bool = False):
+    """Parse, check, rewrite and compile; raise SyntaxError or :class:`CodeRefused`."""
+    tree, error = parse_source(source, filename, mode)
+    if error:
+        raise SyntaxError(error)
+    reasons, uses_format = analyse(tree)
+    if reasons:
+        raise CodeRefused(" ; ".join(reasons))
+    return compile_checked(tree, filename, mode, tests=tests, uses_format=uses_format)

@@ -1,0 +1,262 @@
+"""Static check of untrusted source: the sandbox's first layer.
+
+It reads the syntax tree, never runs anything, and returns French reasons for what it refuses:
+
+* dunder attributes (``x.__class__``, ``f.__globals__``, ...), except a short list of harmless
+  ones used by ordinary classes (``super().__init__``, ``__name__``, ...);
+* frame and introspection attributes (``gi_frame``, ``f_back``, ``tb_frame``, ``co_code``, ...);
+* names that reach the interpreter (``__builtins__``, ``__import__``, ``__loader__``, ...);
+* dangerous builtins used without being redefined (``open``, ``exec``, ``compile``, ``globals``,
+  ``vars``, ...);
+* imports outside the allow-list, relative imports, private names imported from a module;
+* string constants that are format templates walking attributes (``"{0.__class__}"``);
+* code too long or nested too deeply.
+
+The same attribute rule serves at run time (``getattr``, ``operator.attrgetter``, dynamic format
+templates), through :func:`attribute_refusal` and :func:`format_refusal`.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from course_utils.sandbox._policy import ALLOWED_MODULES
+
+MAX_SOURCE_CHARS = 200_000
+MAX_DEPTH = 250
+MAX_REASONS = 20  # refusal reasons reported (the rest are counted)
+
+SAFE_DUNDER_ATTRS = frozenset(
+    {
+        "__init__", "__new__", "__post_init__", "__name__", "__qualname__", "__doc__",
+        "__len__", "__iter__", "__next__", "__contains__", "__getitem__", "__setitem__",
+        "__delitem__", "__repr__", "__str__", "__hash__", "__eq__", "__ne__", "__lt__",
+        "__le__", "__gt__", "__ge__", "__add__", "__sub__", "__mul__", "__bool__", "__call__",
+        "__enter__", "__exit__",
+    }
+)
+
+FORBIDDEN_ATTRS = frozenset(
+    {
+        "gi_frame", "gi_code", "gi_yieldfrom", "gi_suspended", "gi_running",
+        "cr_frame", "cr_code", "cr_await", "cr_origin", "cr_suspended", "cr_running",
+        "ag_frame", "ag_code", "ag_await", "ag_running",
+        "f_back", "f_builtins", "f_code", "f_globals", "f_locals", "f_trace", "f_trace_lines",
+        "f_trace_opcodes", "f_lasti", "f_lineno",
+        "tb_frame", "tb_next", "tb_lasti", "tb_lineno",
+        "co_code", "co_consts", "co_names", "co_varnames", "co_filename", "co_name",
+        "co_qualname", "co_firstlineno", "co_lnotab", "co_linetable", "co_exceptiontable",
+        "co_freevars", "co_cellvars", "co_positions", "co_lines", "co_argcount", "co_flags",
+        "co_nlocals", "co_stacksize", "co_kwonlyargcount", "co_posonlyargcount",
+        "cell_contents", "func_globals", "func_code", "func_closure", "func_defaults",
+        "im_func", "im_self", "im_class", "_getframe", "_current_frames", "settrace",
+        "setprofile",
+    }
+)
+
+FORBIDDEN_NAMES = frozenset(
+    {
+        "__builtins__", "__import__", "__loader__", "__spec__", "__build_class__", "__file__",
+        "__cached__", "__package__", "__path__", "__dict__", "__class__", "__globals__",
+        "__code__", "__closure__", "__subclasses__", "__bases__", "__base__", "__mro__",
+        "__self__", "__func__", "__traceback__", "__getattribute__", "__reduce__",
+        "__reduce_ex__",
+    }
+)
+
+# Builtins refused when the code uses them without defining a name of its own.
+DANGEROUS_BUILTINS = {
+    "exec": "fonction interdite dans le bac à sable : exec",
+    "compile": "fonction interdite dans le bac à sable : compile",
+    "open": "fonction interdite dans le bac à sable : open (aucun accès aux fichiers)",
+    "globals": "fonction interdite dans le bac à sable : globals",
+    "locals": "fonction interdite dans le bac à sable : locals",
+    "vars": "fonction interdite dans le bac à sable : vars",
+    "breakpoint": "fonction interdite dans le bac à sable : breakpoint",
+    "help": "fonction interdite dans le bac à sable : help",
+    "input": "fonction indisponible dans le bac à sable : input (pas d'entrée standard)",
+}
+
+
+def is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def attribute_refusal(name: str) -> str | None:
+    """French reason why attribute ``name`` may not be read or written, or None."""
+    if (is_dunder(name) and name not in SAFE_DUNDER_ATTRS) or name in FORBIDDEN_ATTRS:
+        hint = " (utilisez type(x))" if name == "__class__" else ""
+        return f"attribut interdit dans le bac à sable : {name}{hint}"
+    return None
+
+
+def format_refusal(template: str) -> str | None:
+    """French reason why a ``str.format`` template is refused (attribute walk), or None."""
+    import _string
+
+    # str.format reads one level of nested fields in a format spec ("{0:{1}}") and refuses a
+    # deeper one (« Max string recursion exceeded »): two levels are read here, so the cost is
+    # linear in the template (a deeper spec would make str.format raise anyway).
+    pending = [(template, 0)]
+    while pending:
+        text, level = pending.pop()
+        try:
+            parts = list(_string.formatter_parser(text))
+        except (ValueError, TypeError):
+            return None  # not a valid template: str.format would raise anyway
+        for _literal, field, spec, _conversion in parts:
+            if field:
+                try:
+                    _first, rest = _string.formatter_field_name_split(field)
+                    steps = list(rest)
+                except (ValueError, TypeError):
+                    return None
+                for is_attribute, key in steps:
+                    if is_attribute and attribute_refusal(str(key)):
+                        return f"chaîne de format interdite dans le bac à sable : accès à l'attribut {key}"
+            if spec and "{" in spec and level < 2:
+                pending.append((spec, level + 1))
+    return None
+
+
+def _bound_name(node: ast.AST):
+    """The name ``node`` binds, if any (assignment target, argument, def, import, ...)."""
+    if isinstance(node, ast.Name):
+        return None if isinstance(node.ctx, ast.Load) else node.id
+    if isinstance(node, ast.arg):
+        return node.arg
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name).split(".")[0]
+    if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+        return node.name
+    if isinstance(node, ast.MatchMapping):
+        return node.rest
+    return None
+
+
+def _line(node: ast.AST) -> str:
+    line = getattr(node, "lineno", None)
+    return f" (ligne {line})" if line else ""
+
+
+_AST = ast.AST
+_DISPLAYS = (ast.List, ast.Tuple, ast.Set)
+_BINDERS = (ast.arg, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.alias,
+            ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping)
+
+
+def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]:
+    """One pass over a parsed tree: ``(refusal reasons, uses str.format by attribute)``.
+
+    Reasons are French, one per problem, in source order. The allowed modules the tree
+    imports are added to ``imports`` when given.
+    """
+    found: list[tuple[int, str]] = []
+    bound: set[str] = set()
+    builtin_loads: list[ast.Name] = []
+    uses_format = False
+
+    def refuse(node: ast.AST, reason: str) -> None:
+        found.append((getattr(node, "lineno", 0), reason + _line(node)))
+
+    stack = [(tree, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        kind = type(node)
+        if kind is ast.Constant:  # the most frequent node: only strings need a look
+            if type(node.value) is str and "{" in node.value:
+                reason = format_refusal(node.value)
+                if reason:
+                    refuse(node, reason)
+            continue
+        if depth > MAX_DEPTH:
+            return [f"code trop profondément imbriqué (profondeur supérieure à {MAX_DEPTH})"], False
+        if kind in _DISPLAYS and all(type(e) is ast.Constant for e in node.elts):
+            for element in node.elts:  # a literal list of numbers or strings: no descent
+                if type(element.value) is str and "{" in element.value:
+                    push((element, depth + 1))
+            continue
+        if kind is ast.Name:
+            if node.id in FORBIDDEN_NAMES or node.id.startswith("__sandbox"):
+                refuse(node, f"nom interdit dans le bac à sable : {node.id}")
+            if type(node.ctx) is not ast.Load:
+                bound.add(node.id)
+            elif node.id in DANGEROUS_BUILTINS:
+                builtin_loads.append(node)
+            continue
+        if kind is ast.Attribute:
+            reason = attribute_refusal(node.attr)
+            if reason:
+                refuse(node, reason)
+            uses_format = uses_format or node.attr in ("format", "format_map")
+        elif kind is ast.Import:
+            for alias in node.names:
+                if alias.name not in ALLOWED_MODULES:
+                    refuse(node, f"module non autorisé dans le bac à sable : {alias.name}")
+                elif imports is not None:
+                    imports.add(alias.name)
+        elif kind is ast.ImportFrom:
+            if node.level:
+                refuse(node, "import relatif interdit dans le bac à sable")
+            elif node.module not in ALLOWED_MODULES:
+                refuse(node, f"module non autorisé dans le bac à sable : {node.module}")
+            else:
+                if imports is not None:
+                    imports.add(node.module)
+                for alias in node.names:
+                    if alias.name.startswith("_"):
+                        refuse(node, f"nom privé interdit dans le bac à sable : "
+                                     f"{node.module}.{alias.name}")
+        elif isinstance(node, _BINDERS):
+            name = _bound_name(node)
+            if name:
+                bound.add(name)
+        for field in node._fields:  # children, without ast.iter_child_nodes' overhead
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, _AST):
+                        push((item, depth + 1))
+            elif isinstance(value, _AST):
+                push((value, depth + 1))
+    for node in builtin_loads:  # a builtin the code never redefines
+        if node.id not in bound:
+            refuse(node, DANGEROUS_BUILTINS[node.id])
+    found.sort(key=lambda item: item[0])
+    unique = list(dict.fromkeys(reason for _, reason in found))  # linear, in source order
+    if len(unique) > MAX_REASONS:
+        unique = unique[:MAX_REASONS] + [f"… et {len(unique) - MAX_REASONS} autres refus"]
+    return unique, uses_format
+
+
+def check_tree(tree: ast.AST) -> list[str]:
+    """Reasons (French, one per problem, in source order) to refuse an already parsed tree."""
+    return analyse(tree)[0]
+
+
+def parse_source(code: str, filename: str = "<solution>", mode: str = "exec"):
+    """Parse ``code``; return ``(tree, None)`` or ``(None, French error)``."""
+    if not isinstance(code, str):
+        return None, f"le code doit être une chaîne de caractères, pas {type(code).__name__}"
+    if len(code) > MAX_SOURCE_CHARS:
+        return None, f"code trop long ({len(code)} caractères, maximum {MAX_SOURCE_CHARS})"
+    try:
+        return ast.parse(code, filename=filename, mode=mode), None
+    except SyntaxError as exc:
+        return None, f"erreur de syntaxe ligne {exc.lineno} : {exc.msg}"
+    except (ValueError, MemoryError, RecursionError):
+        return None, "code illisible : trop complexe ou caractères invalides"
+
+
+def static_check(code: str) -> list[str]:
+    """Refusal reasons for ``code`` in French; an empty list means the code may run.
+
+    A syntax error is reported as one reason (the code cannot run either).
+    """
+    tree, error = parse_source(code)
+    if error:
+        return [error]
+    return check_tree(tree)

@@ -1,0 +1,166 @@
+"""The warm worker (POSIX): a clean, single-threaded process that forks one child per run.
+
+The caller (a notebook kernel, which has threads) never forks: it starts this worker once with
+``subprocess`` (fork+exec, safe from a threaded process). The worker imports the allowed
+modules, rehearses a few made-up runs (``_worker_rehearsal``: the interpreter's one-time
+warm-up then costs no child anything), builds the restricted namespaces, installs the audit
+hook (permissive until a child switches it on), then does nothing but serve three commands on
+a Unix socket shared with the caller:
+
+* ``F``: fork a *spare* child and pass the caller its two pipe ends (``SCM_RIGHTS``): the job
+  pipe and the result channel. The spare isolates itself at once and waits for its job;
+* ``K pid``: kill that child (only the worker, its parent, kills and reaps: no pid reuse);
+* ``S pid``: reap it and report its exit status.
+
+Being idle between forks, the worker keeps a clean memory image: a fork costs it little, and
+every child starts from the same pristine state. The caller keeps two spares ahead: a run
+hands its job to the older one and asks for the next, forked while the child runs, so a spare
+has had a whole run to get ready. A child that reported ``done`` is ending by itself: its kill
+travels with that next request (one message, one wake-up of the worker per run). The caller
+plans and compiles the run, enforces the timeout and judges the records
+(``_supervisor``).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import socket
+import sys
+
+# The worker process imports only what it needs (every imported module makes each fork
+# dearer); the caller-side classes import the rest when used.
+
+_UNKNOWN = -(1 << 30)
+SPARES = 2  # children forked ahead of the runs
+
+
+def _pack(tag: bytes, *numbers: int) -> bytes:
+    return tag + b"".join(n.to_bytes(4, "big", signed=True) for n in numbers)
+
+
+def _recv_exact(sock: socket.socket, size: int):
+    data, fds = b"", []
+    while len(data) < size:
+        try:
+            chunk, more, _flags, _addr = socket.recv_fds(sock, size - len(data), 2)
+        except OSError:  # e.g. connection reset: the other side is gone
+            chunk, more = b"", []
+        if not chunk:
+            return None, fds
+        data += chunk
+        fds += more
+    return data, fds
+
+
+# --- worker side: commands are 5 bytes (tag + pid), replies 9 bytes (tag + pid + value) ------
+
+def _serve(sock: socket.socket, guard, world) -> None:
+    import gc
+
+    gc.collect()  # the rehearsal's garbage is not frozen with the rest
+    gc.freeze()  # children then never touch these objects' pages for garbage collection
+    reaped: dict[int, int] = {}
+    living: set[int] = set()
+
+    def reap(pid: int = -1, block: bool = False) -> None:
+        while True:
+            try:
+                done, status = os.waitpid(pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                return
+            if not done:
+                return
+            living.discard(done)
+            reaped[done] = os.waitstatus_to_exitcode(status)
+            if len(reaped) > 1024:
+                reaped.pop(next(iter(reaped)))
+            if pid != -1:
+                return
+
+    try:
+        _loop(sock, guard, world, reaped, living, reap)
+    finally:  # the caller is gone: no child may outlive the worker
+        for pid in living:
+            os.kill(pid, signal.SIGKILL)
+        reap(block=True)
+
+
+def _loop(sock, guard, world, reaped: dict, living: set, reap) -> None:
+    from course_utils.sandbox._child import address_space, serve_spare
+
+    base = address_space()  # the size children inherit: their memory limit is counted above it
+    # Few distinct objects touched per fork: after each fork the worker's own writes copy pages.
+    recv, sendmsg, pipe, fork, close = sock.recv, sock.sendmsg, os.pipe, os.fork, os.close
+    rights = (socket.SOL_SOCKET, socket.SCM_RIGHTS)
+    pending = b""
+    while True:
+        data = recv(4096)  # the caller may send several commands at once (kills, then F)
+        if not data:
+            return
+        pending += data
+        while len(pending) >= 5:
+            tag, pid = pending[:1], int.from_bytes(pending[1:5], "big", signed=True)
+            pending = pending[5:]
+            if tag == b"F":
+                job_read, job_write = pipe()
+                channel_read, channel_write = pipe()
+                child = fork()
+                if child == 0:
+                    try:  # the spare closes every other descriptor itself (_isolate)
+                        serve_spare(channel_write, job_read, guard, world, base)
+                    finally:
+                        os._exit(70)
+                living.add(child)
+                close(job_read)
+                close(channel_write)
+                fds = job_write.to_bytes(4, sys.byteorder) + channel_read.to_bytes(4, sys.byteorder)
+                sendmsg([_pack(b"F", child, 0)], [(*rights, fds)])
+                close(job_write)
+                close(channel_read)
+                reap()
+            elif tag == b"K":
+                if pid not in reaped:  # an unreaped child keeps its pid: no risk of reuse
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+            elif tag == b"S":
+                if pid not in reaped:
+                    reap(pid, block=True)
+                sock.sendall(_pack(b"S", pid, reaped.get(pid, _UNKNOWN)))
+
+
+def main(fd: int, bpf_hex: str = "", missing: str = "") -> None:
+    """Worker entry point; ``fd`` is the socket shared with the caller, ``bpf_hex`` the seccomp
+    program the caller compiled (or ``missing``: why there is none)."""
+    import time
+
+    from course_utils.sandbox import _child_os
+    from course_utils.sandbox._child import RUNNER_FILES, World
+    from course_utils.sandbox._child_audit import install_audit_hook
+    from course_utils.sandbox._child_builtins import build_views, harden_modules
+    from course_utils.sandbox._policy import preload
+    from course_utils.sandbox._worker_rehearsal import rehearse
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller's Ctrl-C is not ours
+    sock = socket.socket(fileno=fd)
+    modules = preload()
+    harden_modules(modules)
+    views = build_views(modules)
+    rehearse(views)  # the interpreter's warm-up, paid once here rather than by every child
+    time.localtime()  # the C library reads the time zone now: a locked child cannot open files
+    boundary = _child_os.prepare(bytes.fromhex(bpf_hex) if bpf_hex else None, missing or "absent")
+    world = World(views, _child_os.probe(boundary))
+    # Every class alive now (allowed modules, views, the runner's own) becomes immutable: the
+    # untrusted code cannot patch random.Random.randrange or a module view's class.
+    _child_os.freeze_types(_child_os.all_heap_types())
+    guard = install_audit_hook(RUNNER_FILES)
+    try:
+        boundary = world.boundary.describe().encode("utf-8")  # told to the caller
+        sock.sendall(_pack(b"R", os.getpid(), len(boundary)) + boundary)
+        _serve(sock, guard, world)
+    except OSError:  # the caller went away while we answered
+        pass
+    os._exit(0)
