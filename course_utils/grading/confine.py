@@ -8,8 +8,11 @@ of the package, before any student code, and:
 1. copies the connection file into ``WORLD/run/`` (the kernel never reads the grader's runtime
    folder, where other kernels' keys live);
 2. as root, drops to the unprivileged user ``nobody`` when it can run this Python, else stays
-   root with **no capability at all** (bounding set emptied, ``SECBIT_NOROOT`` locked: no ptrace,
-   no mount, no reading files it does not own by permission bits);
+   root with **no capability but changing user and signalling** (bounding set emptied of the
+   others, ``SECBIT_NOROOT`` locked: no ptrace, no mount, no reading files it does not own by
+   permission bits; ``setuid``/``setgid`` stay so that the course's sandbox can drop its children
+   to ``nobody``, which clears them, and ``kill`` — only where Landlock ABI 6 keeps signals inside
+   the domain — so that it can stop them);
 3. sets ``no_new_privs`` and, on Linux with Landlock (5.13+), restricts the process and all its
    children: **read** only the Python installation and the environment (``sys.prefix``,
    ``sys.base_prefix``, ``/usr``, ``/lib``, ``/etc``, ``/proc``, ``/dev/null``/``urandom``),
@@ -142,8 +145,18 @@ def _restrict(abi: int, world: str, ports: list[int], web: bool = False) -> None
     os.close(ruleset)
 
 
-_PR_CAPBSET_DROP, _PR_SET_SECUREBITS = 24, 28
-_SECURE_NOROOT_ALL = 0x3F  # NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED and their locks
+_PR_CAPBSET_DROP, _PR_SET_SECUREBITS, _PR_CAP_AMBIENT, _AMBIENT_RAISE = 24, 28, 47, 2
+# NOROOT + its lock, NO_SETUID_FIXUP locked off, KEEP_CAPS locked off: root gets no capability
+# back at execve, and changing to another user clears every capability
+_SECUREBITS = 0x01 | 0x02 | 0x08 | 0x20
+_CAP_KILL, _CAP_SETGID, _CAP_SETUID = 5, 6, 7
+
+
+def kept_capabilities(abi: int) -> tuple[int, ...]:
+    """What root keeps so that the course's sandbox works in the kernel: changing user (its
+    children drop to ``nobody``) and, where Landlock confines signals to the domain (ABI 6+),
+    signalling those children (they no longer share its user)."""
+    return (_CAP_SETGID, _CAP_SETUID) + ((_CAP_KILL,) if abi >= 6 else ())
 
 
 class _CapHeader(ctypes.Structure):
@@ -178,17 +191,26 @@ def nobody_can_run() -> bool:
     return True
 
 
-def _drop_capabilities(libc) -> None:
-    """Root without capabilities, for good: bounding set emptied, no regain at execve."""
+def _drop_capabilities(libc, abi: int) -> None:
+    """Root without capabilities for good, except those :func:`kept_capabilities` lists, which
+    the sandbox's children lose when they drop to ``nobody``."""
+    kept = kept_capabilities(abi)
     for cap in range(64):
+        if cap in kept:
+            continue
         if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == 22:
             break  # EINVAL: past the last capability this kernel knows
-    if libc.prctl(_PR_SET_SECUREBITS, _SECURE_NOROOT_ALL, 0, 0, 0) != 0:
+    if libc.prctl(_PR_SET_SECUREBITS, _SECUREBITS, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(securebits)")
     header = _CapHeader(0x20080522, 0)
     data = (_CapData * 2)()
+    mask = sum(1 << cap for cap in kept)
+    data[0].effective = data[0].permitted = data[0].inheritable = mask
     if libc.capset(ctypes.byref(header), data) != 0:
         raise OSError(ctypes.get_errno(), "capset")
+    for cap in kept:  # kept across execve (the sandbox's worker is a new interpreter)
+        if libc.prctl(_PR_CAP_AMBIENT, _AMBIENT_RAISE, cap, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(ambient)")
 
 
 def _drop_privileges() -> str:
@@ -199,8 +221,9 @@ def _drop_privileges() -> str:
         os.setresgid(NOBODY, NOBODY, NOBODY)
         os.setresuid(NOBODY, NOBODY, NOBODY)
         return "nobody"
-    _drop_capabilities(_libc())
-    return "root sans aucune capacité (Python installé hors de portée de nobody)"
+    _drop_capabilities(_libc(), landlock_abi())
+    return ("root sans capacité sauf changer d'utilisateur et signaler ses enfants (Python "
+            "installé hors de portée de nobody)")
 
 
 def confine(world: str, ports: list[int], web: bool = False) -> dict:
