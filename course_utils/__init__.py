@@ -30,6 +30,21 @@ _LAZY = {
     "TestFailure": "sandbox",
     "static_check": "sandbox",
     "check": "grading",
+    "CodeProblem": "problems",
+    "code_problems": "problems",
+    "game24_puzzles": "problems",
+    "solve24": "problems",
+    "check24": "problems",
+    "word_problems": "problems",
+    "EngineResult": "engines",
+    "best_of_n": "engines",
+    "self_consistency": "engines",
+    "reflexion": "engines",
+    "tree_of_thoughts": "engines",
+    "route": "engines",
+    "VectorMemory": "memory",
+    "HashingEmbedder": "memory",
+    "OpenAIEmbedder": "memory",
 }
 
 __all__ = list(_LAZY)  # noqa: PLE0605

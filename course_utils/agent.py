@@ -16,8 +16,15 @@ toolbox when it is missing. Every way of stopping is visible in ``AgentRun.statu
                       an estimate of the next prompt (``estimate_tokens``) exceed ``token_budget``,
                       or their cost in dollars (``usage.PRICES``) exceeds ``cost_budget``:
                       the call is not made;
+``timeout``           a ``guard`` (below) stopped the run because a global deadline passed;
 ``error``             a provider error (``llm.LLMError``; 400/401/403 are not retried) or an
                       assistant message still empty after ``max_empty_retries`` new attempts.
+
+``guard`` — an optional hook ``guard(usage, next_prompt_tokens) -> None | (status, message)``
+called before every model call with the run's usage so far and the estimate of the next prompt:
+returning a pair stops the run there, before the call, with that status (one of ``STATUSES``) and
+that French message as the answer. ``course_utils.orchestration`` uses it for a budget that also
+counts the tokens spent inside tools, and for a global timeout.
 
 Retries of 429/5xx/timeouts belong to the SDK (``max_retries`` sets them for this run). An empty
 assistant message (seen with OpenRouter) is asked again without touching the conversation, so
@@ -28,15 +35,16 @@ nothing is lost across retries. ``AgentRun`` keeps every step: thought, tool cal
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable
 
 from . import llm
+from .display import token_source
 from .llm import ChatResult, LLMError, ToolCall, Usage
+from .offline.tokens import prompt_tokens
 from .tools import Tool, Toolbox, error_content
 
-STATUSES = ("finished", "escalated", "max_steps", "budget_exhausted", "error")
+STATUSES = ("finished", "escalated", "max_steps", "budget_exhausted", "timeout", "error")
 FINISH = "finish"
 
 DEFAULT_SYSTEM = (
@@ -50,7 +58,6 @@ BEST_EFFORT_PROMPT = (
     "à la tâche initiale du mieux possible, avec les seules informations déjà obtenues, et dis "
     "clairement ce qui manque."
 )
-CHARS_PER_TOKEN = 4
 
 
 def finish(answer: str) -> str:
@@ -129,7 +136,8 @@ class AgentRun:
 
     def __str__(self) -> str:
         head = (f"AgentRun — statut : {self.status}, {len(self.steps)} étape(s), "
-                f"{self.usage.total_tokens} jetons ({self.usage.calls} appel(s) au modèle)")
+                f"{self.usage.total_tokens} jetons {token_source(self.model)} "
+                f"({self.usage.calls} appel(s) au modèle)")
         lines = [head]
         for step in self.steps:
             actions = ", ".join(f"{c.name}({c.raw_arguments})" for c in step.tool_calls)
@@ -152,16 +160,21 @@ def _short(text: str, limit: int) -> str:
 # --------------------------------------------------------------------------- estimator
 
 
-def estimate_tokens(messages: Iterable[dict], tools: list[dict] | None = None) -> int:
-    """Rough token count of a prompt: its JSON (messages + tool schemas) at ~4 characters a token.
+def estimate_tokens(messages: Iterable[dict], tools: list[dict] | None = None,
+                    tool_choice: Any = None) -> int:
+    """Estimated prompt tokens of the next request: the offline simulator's own estimator
+    (``offline.tokens.prompt_tokens``: ~4 characters a token plus OpenAI's per-message framing).
 
-    It is a deliberate estimate, not a tokenizer: about right for English and French text with
-    OpenAI tokenizers, cheap, and provider-independent. Only the NEXT prompt is estimated; the
-    budget uses the provider's real ``usage`` for every call already made.
+    It is a deliberate estimate, not a tokenizer: cheap and provider-independent, and against the
+    offline backend it is exactly the ``prompt_tokens`` the simulator will report. Only the NEXT
+    prompt is estimated; the budget uses the provider's real ``usage`` for every call already made.
     """
-    payload = json.dumps({"messages": list(messages), "tools": tools or []}, ensure_ascii=False,
-                         separators=(",", ":"))
-    return math.ceil(len(payload) / CHARS_PER_TOKEN)
+    request: dict[str, Any] = {"messages": list(messages)}
+    if tools:
+        request["tools"] = tools
+    if tool_choice is not None:
+        request["tool_choice"] = tool_choice
+    return prompt_tokens(request)
 
 
 # --------------------------------------------------------------------------- the loop
@@ -213,6 +226,11 @@ class _Loop:
         step_usage = Usage()
         empties = 0
         while True:
+            guard = self.options.get("guard")
+            if guard is not None:
+                stop = guard(self.usage, estimate_tokens(self.conversation, request.get("tools")))
+                if stop is not None:
+                    raise _Halt(stop[0], stop[1])
             if self.options.get("cost_budget") is not None:
                 self.check_cost(request)
             if budget is not None:
@@ -341,6 +359,7 @@ def run_agent(
     temperature: float | None = None,
     max_empty_retries: int = 2,
     messages: Iterable[dict] | None = None,
+    guard: Callable[[Usage, int], tuple[str, str] | None] | None = None,
 ) -> AgentRun:
     """Run the ReAct loop on ``task`` with ``toolbox`` (a ``Toolbox`` or a list of functions).
 
@@ -349,7 +368,8 @@ def run_agent(
     turns with tools; ``token_budget`` bounds the total tokens of the run (see ``estimate_tokens``);
     ``cost_budget`` bounds its estimated cost in US dollars (offline: at the simulator's reference
     price, see ``usage.OFFLINE_REFERENCE``; a local server costs nothing); ``max_retries``
-    overrides the SDK's retries of 429/5xx/timeouts for this run.
+    overrides the SDK's retries of 429/5xx/timeouts for this run; ``guard`` is asked before every
+    model call whether to stop (see the module docstring).
     """
     if max_steps < 1:
         raise ValueError("run_agent : max_steps doit valoir au moins 1.")
@@ -362,7 +382,7 @@ def run_agent(
     options = {"client": client, "model": model, "token_budget": token_budget,
                "cost_budget": cost_budget,
                "max_retries": max_retries, "ledger": ledger, "temperature": temperature,
-               "max_empty_retries": max_empty_retries}
+               "max_empty_retries": max_empty_retries, "guard": guard}
     loop = _Loop(box, _initial_messages(task, system, messages), options)
     status, error = "finished", None
     try:

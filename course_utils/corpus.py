@@ -8,10 +8,11 @@ that is out of date (last updated at the end of 2024). Every company, product an
 Three tools work on it, the way a research agent would use a search engine:
 
 ``search(query, k=5)``
-    Lexical ranking (BM25 over title and text, accents and case folded, French stop words dropped,
-    a few French endings stripped); returns up to ``k`` results ``{"id", "title", "snippet"}``, best
-    first, ties broken by page id. The snippet is the sentence that matches the query best (cut at
-    ~160 characters). Pages matching no query word are not returned.
+    Lexical ranking (BM25 over title and text, normalised by ``course_utils.text``: accents and
+    case folded, stop words dropped, words stemmed); returns up to ``k`` results
+    ``{"id", "title", "snippet"}``, best first, ties broken by page id. The snippet is the
+    sentence that matches the query best (cut at ~160 characters). Pages matching no query word
+    are not returned.
 ``read_page(page_id)``
     The page as text: id and title, source and publication date, then the body. An unknown id
     raises ``PageNotFoundError`` (a ``LookupError``) with a French message naming valid ids;
@@ -32,27 +33,19 @@ import functools
 import json
 import math
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
+from .text import content_words, fold, stem
 from .tools import Tool, tool
 
 SNIPPET_CHARS = 160
 _BM25_K1 = 1.5
 _BM25_B = 0.75
 _TITLE_WEIGHT = 2
-
-_STOP_WORDS = frozenset("""
-a au aux avec ce ces cet cette d dans de des du elle en est et etre il ils je l la le les leur
-lui ma mais me meme mes n ne ni nos notre nous on ou par pas pour qu que quel quelle quelles quels
-qui s sa se ses si son sur t ta te tes toi ton tu un une vos votre vous y ont a-t-il il-y
-the of and to in for on is are
-quoi comment combien lequel lesquels laquelle lesquelles donc alors aussi tres plus moins
-""".split())
 
 
 class PageNotFoundError(LookupError):
@@ -62,29 +55,9 @@ class PageNotFoundError(LookupError):
         return str(self.args[0]) if self.args else ""
 
 
-def fold(text: str) -> str:
-    """Lower-case, accent-free text (``"Été"`` → ``"ete"``)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
-
-
-_SUFFIXES = ("ements", "ement", "ents", "ent", "ees", "ee", "es", "e", "s", "x")
-
-
-def _stem(word: str) -> str:
-    """A very light French stemmer: ``ajouté``, ``ajoute``, ``ajoutent`` → ``ajout``."""
-    if word.isdigit():
-        return word
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
-
-
 def tokenize(text: str) -> list[str]:
-    """Search terms of ``text``: folded words, stop words dropped, light stemming."""
-    words = re.findall(r"[a-z0-9]+", fold(text))
-    return [_stem(w) for w in words if w not in _STOP_WORDS and len(w) > 1]
+    """Search terms of ``text``: ``course_utils.text`` content words, stemmed."""
+    return [stem(w) for w in content_words(text)]
 
 
 def _sentences(text: str) -> list[str]:

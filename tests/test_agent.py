@@ -8,7 +8,7 @@ from typing import Literal
 import pytest
 
 from course_utils.agent import BEST_EFFORT_PROMPT, AgentRun, estimate_tokens, run_agent
-from course_utils.llm import UsageLedger
+from course_utils.llm import Usage, UsageLedger
 from course_utils.offline import OfflineModel
 from course_utils.testing import (
     ScriptedModel,
@@ -115,6 +115,15 @@ def test_finish_tool_ends_the_run_with_steps_and_usage():
     from IPython.lib.pretty import pretty
 
     assert pretty(run) == str(run)  # what Jupyter shows for `run`
+
+
+def test_printed_run_says_where_its_token_count_comes_from():
+    """Offline counts are the simulator's estimates; a real model's are the provider's."""
+    usage = Usage(prompt_tokens=2000, completion_tokens=884, total_tokens=2884, calls=3)
+    offline = AgentRun(answer="", status="max_steps", usage=usage, model="offline-fast")
+    real = AgentRun(answer="", status="max_steps", usage=usage, model="gpt-4o-mini")
+    assert "2884 jetons estimés par le simulateur (3 appel(s)" in str(offline)
+    assert "2884 jetons comptés par le fournisseur (3 appel(s)" in str(real)
 
 
 def test_plain_text_answer_also_finishes():

@@ -211,3 +211,73 @@ def test_solution_without_cell_ids_is_refused(tmp_path):
 def test_committed_exercises_match_their_solutions():
     """The repository's exercises/ is what the generator writes from solutions/ (no drift)."""
     assert [str(p) for p in check_sync(ROOT / "solutions", ROOT / "exercises")] == []
+
+
+# --------------------------------------------------------------------------- hidden tests
+
+
+def _hidden_lines(source: str) -> list[str]:
+    lines, inside = [], False
+    for line in source.split("\n"):
+        if line.strip() == "### BEGIN HIDDEN TESTS":
+            inside = True
+        elif line.strip() == "### END HIDDEN TESTS":
+            inside = False
+        elif inside and line.strip():
+            lines.append(line)
+    return lines
+
+
+def test_helpers_used_only_by_hidden_tests_are_dropped_from_the_stub():
+    full = ("def _visible():\n    assert f(1) == 1\n\n\ndef _cache():\n    assert f(7) == 49\n\n\n"
+            "check('visible', _visible)\n### BEGIN HIDDEN TESTS\ncheck('cache', _cache)\n"
+            "### END HIDDEN TESTS")
+    nb = _notebook(full, tags=["check:x"])
+    stub = make_exercise(nb).cells[0].source
+    assert "_cache" not in stub and "49" not in stub and "_visible" in stub
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "solutions").glob("*.ipynb")), ids=lambda p: p.name)
+def test_nothing_of_the_hidden_tests_reaches_students(path):
+    """No hidden line, and no helper that only hidden tests call, in the generated exercise."""
+    import ast
+
+    solution = nbformat.read(path, as_version=4)
+    exercise = nbformat.read(ROOT / "exercises" / path.name, as_version=4)
+    cells = {cell.id: cell for cell in exercise.cells}
+    for cell in solution.cells:
+        hidden = _hidden_lines(cell.source)
+        if not hidden:
+            continue
+        student = cells[cell.id].source
+        visible = set(strip_source(cell.source, is_check=True).split("\n"))  # written outside too
+        shown = [line for line in hidden if line in student.split("\n") and line not in visible]
+        assert not shown, (cell.id, shown)
+        tree = ast.parse(student)
+        used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        defined = [s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.ClassDef))]
+        assert all(name in used for name in defined), (cell.id, defined)
+
+
+LESSONS_WITH_MESSAGES = ("01_function_calling", "02_react_loop", "03_errors_and_limits")
+
+
+@pytest.mark.parametrize("name", LESSONS_WITH_MESSAGES)
+def test_hidden_asserts_say_what_they_check(name):
+    """A failed hidden test names what it checked in the report (its assert carries a message)."""
+    import ast
+
+    solution = nbformat.read(ROOT / "solutions" / f"{name}.ipynb", as_version=4)
+    for cell in solution.cells:
+        hidden = set(_hidden_lines(cell.source))
+        if not hidden:
+            continue
+        tree = ast.parse(cell.source)
+        lines = cell.source.split("\n")
+        hidden_names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                        and lines[n.lineno - 1] in hidden}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and (
+                    lines[node.lineno - 1] in hidden or node.name in hidden_names):
+                bare = [a.lineno for a in ast.walk(node) if isinstance(a, ast.Assert) and not a.msg]
+                assert not bare, (cell.id, node.name, bare)

@@ -16,6 +16,8 @@ import pytest
 from course_utils.grading import student_check as grading
 from course_utils.grading.exercises import generate, make_exercise
 from course_utils.grading.grader import (
+    CSV_HEADER,
+    Context,
     SolutionError,
     build_notebook,
     csv_text,
@@ -24,6 +26,7 @@ from course_utils.grading.grader import (
     load_check_cells,
     main,
 )
+from course_utils.grading.probe import MIME_TYPE
 from course_utils.grading.student_check import CheckResult, check, recording
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -169,7 +172,8 @@ def test_check_cells_are_restored_by_id_or_tag_and_reinserted_when_deleted():
     restored_ids = sorted(check.cell_id for check, _ in restored.values())
     assert restored_ids == ["ex1-check", "ex2-check", "ex3-check", "ex3-check-cache"]
     for index, (check_cell, nonce) in restored.items():
-        assert nonce in nb.cells[index].source and repr(check_cell.source) in nb.cells[index].source
+        assert nonce in nb.cells[index].source
+        assert repr(check_cell.instrumented.source) in nb.cells[index].source
     assert "✅" not in "".join(cell.source for cell in nb.cells if cell.id == "ex1-check")
     assert _cell(nb, "parametres").source == "BATCH_MODE = False"
     assert nb.cells[order.index("parametres") + 1].source == "BATCH_MODE = True"
@@ -182,8 +186,44 @@ def test_invalid_json_gets_zero_with_a_reason(tmp_path):
     assert [(r.exercise, r.points, r.max_points, r.status) for r in grade.exercises] == [
         ("fx-ex1", 0, 3, "invalide"), ("fx-ex2", 0, 1, "invalide"), ("fx-ex3", 0, 3, "invalide")]
     assert grade.exercises[0].reason.startswith("JSON invalide (ligne 1")
-    orphan = grade_submission(tmp_path / "inconnu.ipynb", solutions=FIXTURES)
-    assert orphan.exercises[0].status == "invalide" and "aucune solution" in orphan.exercises[0].reason
+    missing = grade_submission(tmp_path / "inconnu.ipynb", solutions=FIXTURES)
+    assert missing.exercises[0].status == "invalide" and not missing.identified
+
+
+def test_exercise_is_identified_by_metadata_then_name_then_number(tmp_path):
+    """The generator writes metadata.course_utils.exercise; a renamed copy is still recognised."""
+    context = Context(FIXTURES, timeout=TIMEOUT)
+    exercise = make_exercise(_solution(), exercise_id="00_fixture")
+    assert exercise.metadata["course_utils"] == {"exercise": "00_fixture"}
+    raw = json.loads(nbformat.writes(exercise))
+    assert context.identify(Path("devoir_final.ipynb"), raw)[0] == FIXTURE
+    bare = {"cells": [], "metadata": {}}
+    assert context.identify(Path("00_fixture.ipynb"), bare)[0] == FIXTURE
+    assert context.identify(Path("alice_00.ipynb"), bare)[0] == FIXTURE
+    assert context.identify(Path("alice_100.ipynb"), bare)[0] is None
+    unknown, reason = context.identify(Path("alice_01.ipynb"), bare)
+    assert unknown is None and "exercice non identifié" in reason and "00_fixture" in reason
+
+
+def test_cli_exits_non_zero_when_a_submission_matches_nothing(tmp_path, capsys):
+    folder = tmp_path / "rendus" / "alice"
+    folder.mkdir(parents=True)
+    nbformat.write(nbformat.v4.new_notebook(), folder / "alice_01.ipynb")
+    target = tmp_path / "notes.csv"
+    assert main([str(tmp_path / "rendus"), "--solutions", str(FIXTURES), "--csv", str(target),
+                 "--timeout", str(TIMEOUT)]) == 1
+    captured = capsys.readouterr()
+    assert "non identifié" in captured.err and "alice_01.ipynb" in captured.err
+    row = list(csv.reader(io.StringIO(target.read_text(encoding="utf-8"))))[1]
+    assert row[6] == "invalide" and "exercice non identifié" in row[7]
+
+
+def test_help_documents_the_layout_the_guarantees_and_the_limits(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    assert "rendus/alice/01_function_calling.ipynb" in text
+    assert "Garanties" in text and "Limites" in text and "Landlock" in text
 
 
 # --------------------------------------------------------------------------- executed submissions
@@ -215,7 +255,7 @@ def _hostile_b():
         "from IPython.display import display\n"
         "g.check = course_utils.check = check = lambda *a, **k: print('✅ tout est juste')\n"
         "print('✅ double(3) vaut 6')\n"
-        f"display({{{grading.MIME_TYPE!r}: {{'nonce': 'x', 'cell': 'ex1-check', "
+        f"display({{{MIME_TYPE!r}: {{'nonce': 'x', 'cell': 'ex1-check', "
         "'results': [{'name': 'double(3) vaut 6', 'status': 'ok', 'line': 1, 'points': 3}]}}, "
         "raw=True)"
     )
@@ -226,7 +266,7 @@ def _hostile_b():
         "    def fake(source, *, nonce, cell_id, exercise, namespace):\n"
         "        from IPython.display import publish_display_data\n"
         "        result = {'name': 'x', 'status': 'ok', 'message': '', 'points': 3, 'line': 1}\n"
-        f"        publish_display_data({{{grading.MIME_TYPE!r}: {{'nonce': nonce, "
+        f"        publish_display_data({{{MIME_TYPE!r}: {{'nonce': nonce, "
         "'cell': cell_id, 'exercise': exercise, 'results': [result], 'errors': [], "
         "'interrupted': False}})\n"
         "    namespace['run_check_cell'] = fake"
@@ -311,13 +351,13 @@ def test_cli_with_one_job_writes_the_same_csv_as_two_jobs(graded, tmp_path, caps
     assert main([*args, "--jobs", "1", "--csv", str(target), "--solutions", str(FIXTURES),
                  "--timeout", str(TIMEOUT)]) == 0
     table = capsys.readouterr().out
-    assert "fx-ex1" in table and "7/7" in table and "1/7" in table
+    assert "Exercice 1" in table and "fx-ex1" not in table and "7/7" in table and "1/7" in table
     parallel = tmp_path / "notes-parallel.csv"
     assert main([*args, "--jobs", "2", "--csv", str(parallel), "--solutions", str(FIXTURES),
                  "--timeout", str(TIMEOUT)]) == 0
     assert target.read_bytes() == parallel.read_bytes()
     rows = list(csv.reader(io.StringIO(target.read_text(encoding="utf-8"))))
-    assert rows[0] == ["submission", "exercise", "points", "max_points", "status", "reason"]
+    assert rows[0] == CSV_HEADER
     assert len(rows) == 1 + 3 * 3 and rows[1:] == sorted(rows[1:])
 
 
@@ -333,8 +373,11 @@ def test_every_solution_scores_full_and_every_exercise_zero(name, graded):
     if name == "fixture":
         solution, exercise = graded["alice"], graded["bob"]
     else:
-        solution = grade_submission(ROOT / "solutions" / name, solutions=ROOT / "solutions")
-        exercise = grade_submission(ROOT / "exercises" / name, solutions=ROOT / "solutions")
+        context = Context(ROOT / "solutions")  # one reference run for both
+        solution = grade_submission(ROOT / "solutions" / name, context=context)
+        exercise = grade_submission(ROOT / "exercises" / name, context=context)
+        assert not solution.suspect and not exercise.suspect, (  # the course's code is clean
+            solution.suspicions, exercise.suspicions)
     assert solution.exercises and solution.points == solution.max_points > 0
     assert all(row.status == "ok" for row in solution.exercises)
     assert exercise.points == 0 and exercise.max_points == solution.max_points

@@ -121,6 +121,20 @@ def test_unknown_path_is_a_404():
         client.post("/no/such/endpoint", cast_to=object, body={})
 
 
+def test_model_client_is_built_like_make_client_and_reaches_the_session_ledger():
+    from course_utils import llm
+    from course_utils.usage import session_ledger
+
+    model = chat_model()
+    before = session_ledger().calls
+    for client in (model.client(), model.client(max_retries=0), llm.make_client(offline=model),
+                   model.client(api_key="sk-autre-cle")):
+        assert ask(client, "Réponds uniquement par : OK").choices[0].message.content == "OK"
+    assert session_ledger().calls == before + 4  # every offline client feeds the ledger
+    assert llm.offline_model_of(model.client()) is model
+    assert model.client(max_retries=0).max_retries == 0
+
+
 def test_async_client_is_served_too():
     model = chat_model()
 

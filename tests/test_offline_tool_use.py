@@ -593,3 +593,52 @@ def test_a_closing_message_under_tool_choice_required_still_gets_a_call(client):
     message = ask(client, messages, [WEATHER], tool_choice="required")  # the API's contract
     assert [name for name, _ in calls_of(message)] == ["get_weather"]
     assert "18" in ask(client, messages, [WEATHER]).content  # « auto »: the answer, from the result
+
+
+SHARE_PRICE = fn("get_stock_price", "Cours actuel d'une action en bourse.", {
+    "ticker": string("Symbole boursier, par exemple AAPL.")}, ["ticker"])
+PARCEL = fn("track_parcel", "Suit un colis.", {
+    "tracking_number": string("Numéro de suivi du colis.")}, ["tracking_number"])
+FLIGHT = fn("get_flight_status", "Statut d'un vol.", {"flight": string("Code du vol.")},
+            ["flight"])
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    ("Quel est le cours de l'action MSFT ?", [SHARE_PRICE], [("get_stock_price", {"ticker": "MSFT"})]),
+    ("Quel est le cours de Microsoft (MSFT) ?", [SHARE_PRICE],
+     [("get_stock_price", {"ticker": "MSFT"})]),
+    ("Donne-moi le cours de AAPL et de MSFT.", [SHARE_PRICE],
+     [("get_stock_price", {"ticker": "AAPL"}), ("get_stock_price", {"ticker": "MSFT"})]),
+    ("Où en est mon colis 1Z999AA10123456784 ?", [PARCEL],
+     [("track_parcel", {"tracking_number": "1Z999AA10123456784"})]),
+    ("Le vol AF1234 est-il à l'heure ?", [FLIGHT], [("get_flight_status", {"flight": "AF1234"})]),
+    ("Le vol AF 1234 est-il à l'heure ?", [FLIGHT],
+     [("get_flight_status", {"flight": "AF 1234"})]),
+])
+def test_codes_tickers_and_references_written_in_capitals_are_arguments(client, text, tools,
+                                                                         expected):
+    message = ask(client, [{"role": "user", "content": text}], tools)
+    assert calls_of(message) == expected
+
+
+def test_acronyms_and_currency_codes_are_not_taken_for_codes(client):
+    from course_utils.offline.understanding import nlu
+
+    found = nlu.identifiers("Explique l'IA en PDF, en EUR ou en USD, au format HH:MM, à 9h30 "
+                            "ou à 20h, à 10km : OK ?")
+    assert found == []
+    assert [s.value for s in nlu.identifiers("Compare MSFT, BRK.B et #42 (réf. CMD-2025-0042).")] \
+        == ["MSFT", "BRK.B", "#42", "CMD-2025-0042"]
+    # without a code in the request, the model still asks for it rather than invent one
+    message = ask(client, [{"role": "user", "content": "Quel est le cours de l'action ?"}], [SHARE_PRICE])
+    assert not message.tool_calls and "ticker" in message.content
+
+
+def test_a_ticker_found_in_capitals_is_called_then_answered_from_the_result(client):
+    def quote(name, args):
+        return {"ticker": args["ticker"], "price": 412.3, "currency": "USD"}
+
+    turns, answer, _ = loop(client, [SHARE_PRICE], "Quel est le cours de l'action MSFT ?",
+                            tool=quote)
+    assert turns == [[("get_stock_price", {"ticker": "MSFT"})]]
+    assert "412.3" in answer and "il me manque" not in answer

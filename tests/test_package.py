@@ -44,3 +44,27 @@ def test_public_names_of_the_design_are_importable():
         show_trace, tool,
     )
     from course_utils.sandbox import static_check  # noqa: F401
+
+
+def test_names_of_the_new_packages_are_importable_from_the_top():
+    """Lessons 04-06 write ``from course_utils import best_of_n``: the same objects as the
+    packages' own (a function, not a module named like it)."""
+    import course_utils
+    from course_utils import (
+        CodeProblem, EngineResult, HashingEmbedder, OpenAIEmbedder, VectorMemory, best_of_n,
+        check24, code_problems, game24_puzzles, reflexion, route, self_consistency, solve24,
+        tree_of_thoughts, word_problems,
+    )
+    from course_utils import engines, memory, problems
+
+    assert (CodeProblem, code_problems, game24_puzzles, solve24, check24, word_problems) == (
+        problems.CodeProblem, problems.code_problems, problems.game24_puzzles, problems.solve24,
+        problems.check24, problems.word_problems)
+    assert (EngineResult, best_of_n, self_consistency, reflexion, tree_of_thoughts, route) == (
+        engines.EngineResult, engines.best_of_n, engines.self_consistency, engines.reflexion,
+        engines.tree_of_thoughts, engines.route)
+    assert all(callable(f) and not isinstance(f, type(course_utils))
+               for f in (best_of_n, self_consistency, reflexion, tree_of_thoughts, route))
+    assert (VectorMemory, HashingEmbedder, OpenAIEmbedder) == (
+        memory.VectorMemory, memory.HashingEmbedder, memory.OpenAIEmbedder)
+    assert {"best_of_n", "VectorMemory", "solve24"} <= set(dir(course_utils))

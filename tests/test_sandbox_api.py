@@ -125,6 +125,8 @@ class Stack:
         return self
     def pop(self):
         return self.items.pop()
+def use_stack():
+    return Stack().push(1).push(2).pop()
 @functools.lru_cache(maxsize=None)
 def fib(n):
     return n if n < 2 else fib(n - 1) + fib(n - 2)
@@ -137,8 +139,21 @@ def summary() -> List[object]:
 """
     expected = ("[(1, 2), (3, 'z'), 1, 1, 4, 4.0, [('a', 5)], [1, 3], [1, 3, 6], {'a': [1]},"
                 " 'a#b#', '   a', '832,040', 14]")
-    result = box.run(code, [f"summary() == {expected}", "Stack().push(1).push(2).pop() == 2"])
+    result = box.run(code, [f"summary() == {expected}", "use_stack() == 2"])
     assert result.ok, result
+
+
+def test_tests_see_functions_and_plain_data_but_not_classes_or_objects(box):
+    # A class or an object could lie through its methods (arithmetic, round, len...): the
+    # tests see only the code's functions (plain results) and plain data.
+    code = ("class Stack:\n    def push(self, x):\n        return self\n"
+            "SIZE = [1, 2]\nitem = Stack()\ndef f():\n    return 3\n")
+    result = box.run(code, ["Stack() is None", "item.push(1) is None", "SIZE == [1, 2]",
+                            "f() == 3"])
+    assert result.passed == 2
+    reasons = [failure.reason for failure in result.failures]
+    assert "Stack est une classe, pas une fonction" in reasons[0]
+    assert "item est un objet de type Stack" in reasons[1]
 
 
 def test_result_is_a_frozen_dataclass_that_prints_and_serialises(fork_box):

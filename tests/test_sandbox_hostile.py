@@ -300,7 +300,7 @@ def test_audit_hook_alone_refuses_files_processes_sockets_code_and_imports(tmp_p
         attempts = [lambda: open({str(tmp_path / 'x')!r}, 'w'), lambda: open(1, 'w'),
                     lambda: os.system('true'), lambda: socket.socket(),
                     lambda: compile('1', 'x', 'eval'), lambda: os.listdir('.'),
-                    lambda: __import__('this'), lambda: sys._getframe(0)]
+                    lambda: __import__('this'), lambda: __import__('gc').get_referrers(sys)]
         outcomes = []
         for attempt in attempts:
             try:

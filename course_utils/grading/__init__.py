@@ -6,12 +6,27 @@ Which side of the trust boundary each module runs on:
   standard library only, imported by every exercise notebook (``from course_utils import check``).
 * :mod:`~course_utils.grading.exercises` — maintainer tool: writes ``exercises/`` from
   ``solutions/`` (``python -m course_utils exercises [--check]``).
+* :mod:`~course_utils.grading.probe` — **graded student kernel**: extracts plain data for the
+  grader and decides nothing (standard library only; its source is embedded in restored cells).
+* :mod:`~course_utils.grading.confine` — **graded student kernel**, before any student code:
+  drops privileges, applies Landlock, then becomes ipykernel.
+* :mod:`~course_utils.grading.instrument` — **grader**: splits a check cell into what the kernel
+  evaluates (leaves) and what the grader decides.
+* :mod:`~course_utils.grading.judge` — **grader**: verdicts from the extracted data.
 * :mod:`~course_utils.grading.restore` — **grader**: rebuilds a submission with the instructor's
-  check cells restored by tag.
-* :mod:`~course_utils.grading.grader` — **grader**: ``python -m course_utils grade``.
+  check cells restored by tag, instrumented.
+* :mod:`~course_utils.grading.world` — **grader**: each submission's temporary world, the course
+  snapshot, verification and restoration of the course files.
+* :mod:`~course_utils.grading.scan` — **grader**: static scan for tampering primitives.
+* :mod:`~course_utils.grading.run` — **grader**: runs a rebuilt notebook in a world's kernel.
+* :mod:`~course_utils.grading.context` — **grader**: what a run shares (snapshot, solutions,
+  each solution's reference records from its clean kernel, exercise identification).
+* :mod:`~course_utils.grading.report` — **grader**: rows, CSV and tables.
+* :mod:`~course_utils.grading.grader` — **grader**: ``python -m course_utils grade`` (guarantees
+  and residual limits are listed in its docstring).
 
-Dependencies go one way (grader → restore → exercises → student_check); importing this package
-loads only the standard-library self-check.
+Dependencies go one way (grader → context → run/restore/judge/world → instrument → probe;
+exercises → student_check); importing this package loads only the standard-library self-check.
 """
 
 from __future__ import annotations

@@ -57,6 +57,7 @@ STUB_PREFIX = "### STUB:"
 MARKDOWN_ANSWER = "*Votre réponse ici.*"
 HIDDEN_ONLY_NOTE = "# Vérifications supplémentaires faites par le correcteur."
 RUN_METADATA = ("execution", "papermill")
+METADATA_KEY = "course_utils"  # notebook metadata: {"exercise": "<solution name>"} for the grader
 
 _PAIRS = {BEGIN_SOLUTION: END_SOLUTION, BEGIN_HIDDEN: END_HIDDEN}
 _ENDS = {end: begin for begin, end in _PAIRS.items()}
@@ -222,6 +223,39 @@ def _bound_names(code: list[str]) -> list[str]:
 # --------------------------------------------------------------------------- one notebook
 
 
+def drop_hidden_helpers(visible: str, full: str) -> str:
+    """Remove from a check cell's student version the top-level definitions only hidden tests use.
+
+    A helper written above ``### BEGIN HIDDEN TESTS`` but called only inside the hidden region
+    would otherwise show the students what the hidden tests check.
+    """
+    try:
+        tree = ast.parse(visible)
+        whole = ast.parse(full)
+    except SyntaxError:
+        return visible
+    used_visible: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            used_visible[node.id] = used_visible.get(node.id, 0) + 1
+    used_anywhere = {node.id for node in ast.walk(whole)
+                     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    lines = visible.split("\n")
+    drop: set[int] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            inner = sum(1 for node in ast.walk(stmt)
+                        if isinstance(node, ast.Name) and node.id == stmt.name)
+            if stmt.name in used_anywhere and used_visible.get(stmt.name, 0) - inner == 0:
+                first = min([stmt.lineno] + [d.lineno for d in stmt.decorator_list])
+                drop.update(range(first - 1, stmt.end_lineno))
+    if not drop:
+        return visible
+    kept = [line for number, line in enumerate(lines) if number not in drop]
+    text = re.sub(r"\n{4,}", "\n\n\n", "\n".join(kept)).strip("\n")
+    return text or HIDDEN_ONLY_NOTE
+
+
 def check_tags(cell) -> list[str]:
     """Exercise ids of a cell's ``check:<exercise>`` tags."""
     tags = cell.get("metadata", {}).get("tags", [])
@@ -244,24 +278,29 @@ def read_solution(path: Path):
     return nb
 
 
-def make_exercise(nb, *, name: str = "notebook"):
+def make_exercise(nb, *, name: str = "notebook", exercise_id: str | None = None):
     """Return the student version of a solution notebook (a new ``NotebookNode``).
 
     ``name`` only serves error messages: ``MarkerError`` says « NAME : cellule I (id X) : ... ».
+    ``exercise_id`` (the solution's file stem) is written to ``metadata.course_utils.exercise``,
+    which is how the grader recognises a submission whatever its file name.
     """
     import copy
 
     exercise = copy.deepcopy(nb)
     for key in RUN_METADATA:
         exercise.metadata.pop(key, None)
+    if exercise_id:
+        exercise.metadata[METADATA_KEY] = {"exercise": exercise_id}
     for index, cell in enumerate(exercise.cells):
         tags = check_tags(cell)
         try:
             if len(tags) > 1:
                 raise MarkerError(f"plusieurs tags de vérification : {', '.join(tags)}")
-            cell.source = strip_source(
-                cell.source, cell_type=cell.cell_type, is_check=bool(tags)
-            )
+            visible = strip_source(cell.source, cell_type=cell.cell_type, is_check=bool(tags))
+            if tags and visible != cell.source:
+                visible = drop_hidden_helpers(visible, cell.source)
+            cell.source = visible
         except MarkerError as exc:
             raise MarkerError(
                 f"{name} : cellule {index} (id {cell.get('id', '?')}) : {exc}"
@@ -279,7 +318,8 @@ def render_exercise(solution_path: Path) -> str:
     import nbformat
 
     solution_path = Path(solution_path)
-    nb = make_exercise(read_solution(solution_path), name=str(solution_path))
+    nb = make_exercise(read_solution(solution_path), name=str(solution_path),
+                       exercise_id=solution_path.stem)
     text = nbformat.writes(nb, version=nbformat.NO_CONVERT)
     return text if text.endswith("\n") else text + "\n"
 

@@ -1,56 +1,86 @@
-"""Instructor grader: ``python -m course_utils grade SUBMISSION_OR_FOLDER... [options]``.
+"""Instructor grader: ``python -m course_utils grade RENDUS... [options]``.
 
-For each submission (``.ipynb`` files given directly or found recursively in folders), the grader:
+Expected layout: one folder per student, each holding their notebooks, e.g.
+``rendus/alice/01_function_calling.ipynb``; ``grade rendus`` finds every ``.ipynb`` below (files
+may also be given one by one). For each submission the grader:
 
-1. pairs it with ``solutions/<same file name>`` (``--solutions DIR`` to change the folder);
-2. rebuilds the notebook to run (:mod:`course_utils.grading.restore`): the student's cells, where
-   every check cell (tag ``check:<exercise>``, visible *and* hidden parts) is replaced by the
-   solution's version. A student check cell is matched by cell id, else by tag (k-th cell tagged
-   ``check:X`` ↔ k-th such cell of the solution); a deleted one is re-inserted right after the
-   student cell whose id is the nearest preceding non-check cell of the solution (the cell holding
-   that exercise's solution region), else at the end. Student cells carrying an unknown check tag
-   are dropped;
-3. executes it with ``nbclient``: a kernel running this very interpreter, ``allow_errors``, a
-   per-cell timeout with interruption (an infinite loop costs only the exercise it is in; a cell
-   that ignores the interruption aborts the run), cwd = a fresh temporary folder holding a copy of
-   the submission, environment ``BATCH_MODE=1`` and ``COURSE_BACKEND=offline`` (``--backend`` to
-   change; API keys are removed from the kernel's environment when offline), ``PYTHONPATH``
-   pointing at this course; a ``BATCH_MODE = True`` cell is injected after the ``parameters`` cell;
-4. scores each check from the structured results published by the restored cells only (see
-   :func:`course_utils.grading.student_check.run_check_cell`), authenticated by a random nonce per restored cell
-   that appears nowhere but in that cell's source. Points are all-or-nothing per ``check`` call;
-   maximum points come from the solution's source (literal ``points=`` of each ``check`` call).
+1. **identifies the exercise** from the notebook's metadata (``metadata.course_utils.exercise``,
+   written by the generator into every ``exercises/`` notebook), else from its file name (same
+   name as a solution, else a unique solution whose number ``NN_`` appears in the name:
+   ``alice_01.ipynb`` → ``01_…``). A submission that matches nothing gets an ``invalide`` row and
+   the command exits with status 1;
+2. **rebuilds the notebook** (:mod:`course_utils.grading.restore`): the student's cells, with
+   every check cell (tag ``check:<exercise>``) replaced by the solution's, hidden tests included,
+   *instrumented* (:mod:`course_utils.grading.instrument`) so that the kernel only extracts plain
+   data — the student's answers on the cell's inputs — and decides nothing;
+3. **runs it in its own pristine world** (:mod:`course_utils.grading.world`): a fresh temporary
+   folder as cwd, a private copy of ``course_utils`` written from an in-memory snapshot taken at
+   start, the kernel launched through :mod:`course_utils.grading.confine` (unprivileged user,
+   Landlock: reads only the Python environment and the system, writes only its world, no network
+   but its own ports, no signals outside), ``BATCH_MODE=1``, ``COURSE_BACKEND=offline`` (API
+   keys removed), per-cell timeout with interruption;
+4. **decides every check in the grader process** (:mod:`course_utils.grading.judge`) from the
+   data published by the restored cells (one output each, tagged with that cell's nonce), against
+   constants of the solution and values computed from the solution **in a separate clean kernel**
+   (its own world, run once per solution and cached for the whole run). A passing check must have
+   gone through every assertion the solution's run went through;
+5. **verifies the course** after the run: the course folder and the environment's start-up hooks
+   are compared with the snapshot; with an unconfined kernel any change is undone and the
+   submission is ``suspect``; with confined kernels none of them can be the author, so the change
+   (the instructor's, another program's) is kept and reported on stderr — every submission is
+   graded with the course as it was at start anyway. A
+   static scan of the student's cells (:mod:`course_utils.grading.scan`) and forged results
+   (a result output outside a restored cell, two outputs in one) mark it ``suspect`` too, with
+   French reasons — without changing the mark.
 
-Output: a table on stdout (submission × exercise, total) and a CSV (``--csv``, default
-``grades.csv``), one row per submission and exercise, sorted, without timings, so ``--jobs 1`` and
-``--jobs N`` write the same bytes: ``submission,exercise,points,max_points,status,reason``.
-A bad submission never crashes the run: invalid JSON, missing file or missing solution give rows
-with status ``invalide`` and a French reason.
+Output: one table per exercise notebook, items named as the notebook names them (« Exercice 1 »,
+« Défi »), and a CSV (``--csv``, default ``grades.csv``), one row per submission and item, sorted,
+without timings, so ``--jobs 1`` and ``--jobs N`` write the same bytes:
+``submission,notebook,exercise,item,points,max_points,status,reason,integrity,integrity_reason``.
+A bad submission never crashes the run.
 
-Residual limits, honestly: the student's code runs in the same kernel as the checks. The nonce
-stops forged results printed or displayed by student cells, and the fresh copy of the check code
-defeats monkeypatching ``check``; but a determined student can still patch what the check code
-itself relies on (builtins, ``IPython.display``, ``inspect``) or read a restored cell's source from
-IPython's history once it has run. The course's answer: the grader is a convenience for honest
-work, not a proctor — look at outliers, and keep high-stakes tests out of process.
+What this guarantees: code in a submission cannot make the grader see a verdict — only data, and
+data is compared with answers the kernel never contains (hidden tests' expected values, the
+solution's results); a submission cannot read ``solutions/`` or the instructor's package, nor
+change what another submission's kernel or the reference run imports. Residual limits: (a) the
+*visible* checks can be satisfied by hard-coding their visible answers, as with any autograder —
+hidden tests, on inputs the notebook does not show, carry the weight; (b) what a check cell
+computes inside a leaf (a lambda's body, an ``if``/``try`` in a test function, a comprehension's
+filter) runs in the student kernel and can be steered there; plain ``assert a == b`` and
+``check(..., expected=...)`` cannot; (c) without Landlock (macOS, Windows, old Linux) the kernel
+can read the course folder and write outside its world: changes are detected and undone after
+each submission, but with ``--jobs`` > 1 a concurrent submission could see them while it runs,
+and the change is reported on whichever submission finishes first — the report says when the
+kernel was not confined. Do not edit the course while grading: the verification cannot tell
+your edit from a submission's, and undoes it; (d) the static scan and the run-time signs
+are heuristics; (e) the kernel has no memory or process limit, only the per-cell timeout; (f) a
+forged payload can be made huge (a denial of service of the grader, not a mark).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import io
+import hashlib
 import json
-import os
-import shutil
+import re
 import sys
-import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
 from pathlib import Path
 
 from course_utils.grading import student_check as grading
-from course_utils.grading.exercises import course_root, default_dir, read_solution
+from course_utils.grading.confine import landlock_abi
+from course_utils.grading.context import COURSE_ROOT, Context, Solution, item_labels  # noqa: F401
+from course_utils.grading.judge import Verdict, judge
+from course_utils.grading.report import (  # noqa: F401 - the grader's public names
+    CSV_HEADER,
+    SUSPECT,
+    CellError,
+    ExerciseGrade,
+    SubmissionGrade,
+    csv_text,
+    format_table,
+)
 from course_utils.grading.restore import (  # noqa: F401 - re-exported
     CheckCell,
     SolutionError,
@@ -58,152 +88,12 @@ from course_utils.grading.restore import (  # noqa: F401 - re-exported
     build_notebook,
     load_check_cells,
 )
-from course_utils.kernel import KERNEL_NAME, install_kernel
+from course_utils.grading.run import execute, mime_outputs, payload_of
+from course_utils.grading.scan import scan_cells
+from course_utils.grading.world import World
 
-COURSE_ROOT = course_root()
 _PRIORITY = (grading.TIMEOUT, grading.ERROR, grading.FAIL, grading.TODO)
-
-
-@dataclass(frozen=True)
-class ExerciseGrade:
-    """One CSV row: a submission's score on one exercise."""
-
-    submission: str
-    exercise: str
-    points: float
-    max_points: float
-    status: str
-    reason: str = ""
-
-    def csv_row(self) -> list[str]:
-        return [self.submission, self.exercise, f"{self.points:g}", f"{self.max_points:g}",
-                self.status, self.reason]
-
-
-@dataclass(frozen=True)
-class CellError:
-    """A cell of the executed notebook that ended with an error output."""
-
-    index: int
-    cell_id: str
-    ename: str
-    evalue: str
-
-
-@dataclass(frozen=True)
-class SubmissionGrade:
-    """Everything the grader found about one submission."""
-
-    submission: str
-    exercises: tuple[ExerciseGrade, ...]
-    cell_errors: tuple[CellError, ...] = ()
-
-    @property
-    def points(self) -> float:
-        return sum(grade.points for grade in self.exercises)
-
-    @property
-    def max_points(self) -> float:
-        return sum(grade.max_points for grade in self.exercises)
-
-
-# --------------------------------------------------------------------------- execution
-
-
-def kernel_env(backend: str = "offline") -> dict[str, str]:
-    """Environment of the grading kernel (see the module docstring)."""
-    env = dict(os.environ)
-    if backend == "offline":
-        env = {key: value for key, value in env.items() if not key.endswith("_API_KEY")}
-    env.update(BATCH_MODE="1", COURSE_BACKEND=backend, MPLBACKEND="Agg",
-               PYDEVD_DISABLE_FILE_VALIDATION="1")
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(COURSE_ROOT), env.get("PYTHONPATH")) if p)
-    return env
-
-
-def _execute(nb, workdir: Path, timeout: float, backend: str,
-             exercises: dict[int, str]) -> tuple[set[int], str]:
-    """Run ``nb`` in place; return (indices of timed-out or skipped cells, reason if cut short).
-
-    ``exercises`` maps restored check cells to their exercise: once a check cell of an exercise
-    times out, the exercise's later check cells are skipped (they would most likely loop too).
-    """
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellTimeoutError, DeadKernelError
-
-    class Client(NotebookClient):
-        async def _async_handle_timeout(self, timeout, cell=None):
-            if id(cell) in timed_out:  # the interruption did not work: give up on this run
-                raise CellTimeoutError.error_from_timeout_and_cell(
-                    "cellule non interruptible", timeout, cell)
-            timed_out.add(id(cell))
-            return await super()._async_handle_timeout(timeout, cell)
-
-        async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
-            exercise = exercises.get(cell_index)
-            if exercise is not None and exercise in given_up:
-                timed_out.add(id(cell))
-                return cell
-            cell = await super().async_execute_cell(cell, cell_index, *args, **kwargs)
-            if exercise is not None and id(cell) in timed_out:
-                given_up.add(exercise)
-            return cell
-
-    timed_out: set[int] = set()
-    given_up: set[str] = set()
-    install_kernel(Path(tempfile.gettempdir()) / "course_utils_grader")
-    client = Client(nb, timeout_func=lambda cell: timeout, kernel_name=KERNEL_NAME,
-                    allow_errors=True, interrupt_on_timeout=True, startup_timeout=60,
-                    shutdown_kernel="immediate",
-                    resources={"metadata": {"path": str(workdir)}})
-    stopped = ""
-    try:
-        client.execute(env=kernel_env(backend))
-    except DeadKernelError:
-        stopped = "le noyau Python s'est arrêté pendant l'exécution"
-    except CellTimeoutError:
-        stopped = f"{grading.TIMEOUT} : une cellule ne répond plus à l'interruption"
-    except Exception as exc:  # kernel that cannot start, etc.
-        stopped = f"exécution impossible ({type(exc).__name__}: {exc})"
-    indices = {index for index, cell in enumerate(nb.cells) if id(cell) in timed_out}
-    return indices, stopped
-
-
-def _payload(cell, nonce: str, cell_id: str):
-    """The one authentic result payload of a restored cell, ``"double"`` if forged, else None."""
-    found = [
-        output.get("data", {}).get(grading.MIME_TYPE)
-        for output in cell.get("outputs", [])
-        if output.get("output_type") in ("display_data", "execute_result")
-    ]
-    valid = [p for p in found if isinstance(p, dict) and p.get("nonce") == nonce
-             and p.get("cell") == cell_id]
-    if len(valid) > 1:
-        return "double"
-    return valid[0] if valid else None
-
-
-def _score_check(static: StaticCheck, payload, cell_failure: str) -> tuple[str, str]:
-    """(status, reason) of one static check from its cell's payload."""
-    if payload == "double":
-        return grading.ERROR, "résultats en double pour cette cellule (falsification ?)"
-    if payload is None:
-        return (grading.TIMEOUT if cell_failure.startswith(grading.TIMEOUT) else grading.ERROR,
-                cell_failure)
-    runs = [r for r in payload.get("results", []) if isinstance(r, dict)
-            and isinstance(r.get("line"), int) and static.start <= r["line"] <= static.end]
-    if runs:
-        bad = [r for r in runs if r.get("status") != grading.OK]
-        if not bad:
-            return grading.OK, ""
-        status = min((r.get("status") for r in bad), key=_rank)
-        return status, str(bad[0].get("message", ""))
-    for error in payload.get("errors", []):
-        if error.get("start", 0) <= static.start <= error.get("end", 0):
-            return error.get("status", grading.ERROR), str(error.get("reason", ""))
-    if payload.get("interrupted"):
-        return grading.TIMEOUT, "non exécutée (cellule interrompue)"
-    return grading.ERROR, "vérification non exécutée"
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def _rank(status: str) -> int:
@@ -219,94 +109,182 @@ def _cell_failure(index: int, cell, timed_out: set[int], stopped: str, timeout: 
     return stopped or "aucun résultat de vérification"
 
 
-def _score(label: str, nb, restored: dict, timed_out: set[int], stopped: str, timeout: float,
-           workdir: Path) -> SubmissionGrade:
-    checks: dict[str, list[tuple[StaticCheck, str, str]]] = {}
+def _verdict(spec, check: CheckCell, payload, failure: str, solution: Solution) -> Verdict:
+    broken = solution.broken.get((check.cell_id, spec.id))
+    if broken is not None:
+        return Verdict(grading.ERROR, f"vérification cassée dans la solution ({broken})")
+    if payload == "double":
+        return Verdict(grading.ERROR, "résultats en double pour cette cellule (falsification ?)")
+    if payload is None:
+        status = grading.TIMEOUT if failure.startswith(grading.TIMEOUT) else grading.ERROR
+        return Verdict(status, failure)
+    records = [r for r in payload["records"] if isinstance(r, dict) and r.get("check") == spec.id]
+    references = (solution.reference or {}).get((check.cell_id, spec.id), [])
+    if not records:
+        for error in payload.get("errors", []):
+            if isinstance(error, dict) and error.get("start", 0) <= spec.start <= error.get("end", 0):
+                reason = error.get("reason") or ["erreur", ""]
+                name, message = (list(reason) + ["", ""])[:2]
+                if "NoneType" in str(message):
+                    return Verdict(grading.TODO, grading.TODO)
+                return Verdict(grading.ERROR, f"{name}: {message}" if message else str(name))
+        if payload.get("interrupted"):
+            return Verdict(grading.TIMEOUT, "non exécutée (cellule interrompue)")
+        return Verdict(grading.ERROR, "vérification non exécutée")
+    verdicts = [judge(spec, record, solution.assertions,
+                      references[min(i, len(references) - 1)] if references else None)
+                for i, record in enumerate(records)]
+    if len(records) < len(references):
+        verdicts.append(Verdict(grading.FAIL, "vérification incomplète"))
+    bad = [v for v in verdicts if v.status != grading.OK]
+    return min(bad, key=lambda v: _rank(v.status)) if bad else Verdict(grading.OK)
+
+
+def _clean(text: str, world: World) -> str:
+    return _ADDRESS.sub("", str(text)).replace(str(world.root / "work"), ".").replace(
+        str(world.root), "<dossier du rendu>")
+
+
+def _score(label: str, solution: Solution, nb, restored: dict, timed_out: set[int], stopped: str,
+           timeout: float, world: World) -> tuple[list, tuple[CellError, ...], list[str]]:
+    checks: dict[str, list] = {ex: [] for ex in solution.maxima}
+    suspicions: list[str] = []
     for index, (check, nonce) in restored.items():
         cell = nb.cells[index]
-        payload = _payload(cell, nonce, check.cell_id)
+        payload = payload_of(cell, nonce, check.cell_id)
+        if payload == "double":
+            suspicions.append("résultats de vérification en double (falsification)")
+        elif isinstance(payload, dict) and isinstance(payload.get("signs"), list):
+            suspicions.extend(f"à l'exécution : {sign}" for sign in payload["signs"][:10]
+                              if isinstance(sign, str))
         failure = _cell_failure(index, cell, timed_out, stopped, timeout)
-        for static in check.checks:
-            status, reason = _score_check(static, payload, failure)
-            if status == grading.TIMEOUT:
+        for spec in check.checks:
+            try:
+                verdict = _verdict(spec, check, payload, failure, solution)
+            except Exception as exc:  # a forged payload that is not what the probe writes
+                verdict = Verdict(grading.ERROR, f"relevé illisible ({type(exc).__name__})")
+                suspicions.append("relevé de vérification mal formé (falsification)")
+            reason = verdict.message
+            if verdict.status == grading.TIMEOUT:
                 reason = f"{grading.TIMEOUT} ({timeout:g} s par cellule)"
-            checks.setdefault(check.exercise, []).append((static, status, reason))
-        checks.setdefault(check.exercise, [])
+            checks.setdefault(check.exercise, []).append((spec, verdict.status, reason))
+    for index, cell in enumerate(nb.cells):
+        if index not in restored and mime_outputs(cell):
+            suspicions.append("une cellule de l'étudiant publie des résultats de vérification")
+            break
     rows = []
     for exercise, results in checks.items():
-        bad = [(s, status, reason) for s, status, reason in results if status != grading.OK]
+        bad = [(s, status, why) for s, status, why in results if status != grading.OK]
         status = min((item[1] for item in bad), key=_rank) if bad else grading.OK
-        reason = " ; ".join(dict.fromkeys(f"{s.label} : {why}" for s, _, why in bad))
-        reason = reason.replace(str(workdir), ".")
+        reason = _clean(" ; ".join(dict.fromkeys(f"{s.label} : {why}" for s, _, why in bad)), world)
         rows.append(ExerciseGrade(
-            label, exercise,
-            sum(s.points for s, st, _ in results if st == grading.OK),
+            label, exercise, sum(s.points for s, st, _ in results if st == grading.OK),
             sum(s.points for s, _, _ in results), status,
-            reason if len(reason) <= 300 else reason[:299] + "…"))
+            reason if len(reason) <= 300 else reason[:299] + "…",
+            solution.labels.get(exercise, exercise), solution.name))
     errors = tuple(
         CellError(index, str(cell.get("id")), str(out.get("ename")),
-                  grading._ADDRESS.sub("", str(out.get("evalue"))).replace(str(workdir), "."))
-        for index, cell in enumerate(nb.cells) for out in cell.get("outputs", [])
-        if out.get("output_type") == "error"
-    )
-    return SubmissionGrade(label, tuple(sorted(rows, key=lambda r: r.exercise)), errors)
+                  _clean(out.get("evalue"), world))
+        for index, cell in enumerate(nb.cells) if index not in restored
+        for out in cell.get("outputs", []) if out.get("output_type") == "error")
+    return rows, errors, suspicions
 
 
 # --------------------------------------------------------------------------- one submission
 
 
-def _invalid(label: str, reason: str, exercises=()) -> SubmissionGrade:
-    rows = [ExerciseGrade(label, ex, 0, points, grading.INVALID, reason) for ex, points in exercises]
-    return SubmissionGrade(label, tuple(rows) or (ExerciseGrade(label, "", 0, 0, grading.INVALID,
-                                                                reason),))
+def _rows(label: str, status: str, reason: str,
+          solution: Solution | None) -> tuple[ExerciseGrade, ...]:
+    if solution is None:
+        return (ExerciseGrade(label, "", 0, 0, status, reason),)
+    return tuple(ExerciseGrade(label, ex, 0, points, status, reason,
+                               solution.labels.get(ex, ex), solution.name)
+                 for ex, points in solution.maxima.items())
+
+
+def _finish(label: str, rows, solution: Solution | None, *, errors=(), suspicions=(),
+            confinement: str = "") -> SubmissionGrade:
+    suspicions = tuple(dict.fromkeys(suspicions))
+    why = " ; ".join(suspicions)
+    rows = tuple(sorted(
+        (ExerciseGrade(r.submission, r.exercise, r.points, r.max_points, r.status, r.reason,
+                       r.item, r.notebook, SUSPECT if suspicions else "ok", why) for r in rows),
+        key=lambda r: r.exercise))
+    return SubmissionGrade(label, rows, tuple(errors), suspicions,
+                           solution.name if solution else "", confinement)
 
 
 def grade_submission(path, *, label: str | None = None, solutions: Path | None = None,
-                     timeout: float = 30, backend: str = "offline") -> SubmissionGrade:
-    """Grade one submission notebook; never raises for a bad submission."""
+                     timeout: float = 30, backend: str = "offline",
+                     context: Context | None = None) -> SubmissionGrade:
+    """Grade one submission notebook in its own world; never raises for a bad submission."""
     import nbformat
 
     path = Path(path)
     label = label or path.as_posix()
-    solutions = Path(solutions) if solutions else default_dir("solutions")
-    solution_path = solutions / path.name
-    if not solution_path.is_file():
-        return _invalid(label, f"aucune solution nommée {path.name} dans {solutions.as_posix()}")
+    context = context or Context(solutions, timeout=timeout, backend=backend)
+    raw, problem = None, ""
+    if path.is_symlink():  # a link could point at solutions/: a submission is a plain file
+        problem = "lien symbolique refusé : rendez le notebook lui-même"
+    elif not path.is_file():
+        problem = "fichier introuvable"
+    else:
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            problem = "fichier illisible (pas du texte UTF-8)"
+        except json.JSONDecodeError as exc:
+            problem = (f"JSON invalide (ligne {exc.lineno}, colonne {exc.colno}) : ce n'est pas "
+                       "un notebook")
+    solution_path, unknown = context.identify(path, raw)
+    if solution_path is None:
+        return _finish(label, _rows(label, grading.INVALID, problem or unknown, None), None)
     try:
-        solution = read_solution(solution_path)
-        check_cells = load_check_cells(solution, solution_path.as_posix())
-    except ValueError as exc:  # MarkerError or SolutionError: the instructor's side
-        return SubmissionGrade(label, (ExerciseGrade(label, "", 0, 0, grading.ERROR, str(exc)),))
-    maxima: dict[str, float] = {}
-    for cell in check_cells:
-        maxima[cell.exercise] = maxima.get(cell.exercise, 0) + sum(c.points for c in cell.checks)
-    if not path.is_file():
-        return _invalid(label, "fichier introuvable", maxima.items())
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        return _invalid(label, "fichier illisible (pas du texte UTF-8)", maxima.items())
-    except json.JSONDecodeError as exc:
-        return _invalid(label, f"JSON invalide (ligne {exc.lineno}, colonne {exc.colno}) : "
-                               "ce n'est pas un notebook", maxima.items())
+        solution = context.solution(solution_path, reference=not problem)
+    except ValueError as exc:
+        return _finish(label, (ExerciseGrade(label, "", 0, 0, grading.ERROR, str(exc)),), None)
+    if problem:
+        return _finish(label, _rows(label, grading.INVALID, problem, solution), solution)
     try:
         student = nbformat.reads(json.dumps(raw), as_version=4)
-        student.cells  # noqa: B018 - a notebook must have cells
-    except Exception as exc:
-        return _invalid(label, f"structure de notebook invalide ({type(exc).__name__})",
-                        maxima.items())
-    library = Path(grading.__file__).read_text(encoding="utf-8")
-    try:
-        nb, restored = build_notebook(student, solution, check_cells, library)
+        nb, restored = build_notebook(student, solution.notebook, solution.cells, context.library)
     except Exception as exc:  # cells without source, odd types...
-        return _invalid(label, f"structure de notebook invalide ({type(exc).__name__})",
-                        maxima.items())
-    with tempfile.TemporaryDirectory(prefix="course-grade-") as tmp:
-        workdir = Path(tmp)
-        shutil.copyfile(path, workdir / path.name)
+        reason = f"structure de notebook invalide ({type(exc).__name__})"
+        return _finish(label, _rows(label, grading.INVALID, reason, solution), solution)
+    suspicions = scan_cells(cell for index, cell in enumerate(nb.cells) if index not in restored)
+    with World(context.snapshot, path.name, path.read_bytes(), confine=context.confine,
+               web=context.backend != "offline") as world:
         exercises = {index: check.exercise for index, (check, _) in restored.items()}
-        timed_out, stopped = _execute(nb, workdir, timeout, backend, exercises)
-        return _score(label, nb, restored, timed_out, stopped, timeout, workdir)
+        timed_out, stopped = execute(nb, world, context.timeout, context.backend, exercises)
+        rows, errors, found = _score(label, solution, nb, restored, timed_out, stopped,
+                                     context.timeout, world)
+        confined = world.confinement()
+    with _COURSE_LOCK:
+        changed = context.snapshot.changes()
+        shown = ", ".join(changed[:5]) + (" …" if len(changed) > 5 else "")
+        if changed and context.confined:  # no graded kernel can write there: someone else did
+            context.snapshot.accept(changed)
+            print(f"attention : le cours a changé pendant la notation ({shown}) ; pas par un "
+                  "rendu (noyaux confinés) : changement conservé, les rendus restent notés avec "
+                  "le cours du début", file=sys.stderr)
+        elif changed:
+            context.snapshot.restore(changed)
+            found.append(f"fichiers modifiés hors du dossier du rendu (rétablis) : {shown}")
+    suspicions = [reason for reason in [*found, *suspicions]  # what the lesson's own code uses
+                  if reason not in solution.expected_signs]  # is not a sign of tampering
+    return _finish(label, rows, solution, errors=errors, suspicions=suspicions,
+                   confinement=_confinement_text(confined, context.confined))
+
+
+_COURSE_LOCK = threading.Lock()
+
+
+def _confinement_text(status: dict, confined: bool) -> str:
+    if confined:  # decided by the grader (the launcher refuses to start a kernel otherwise)
+        return f"Landlock ABI {landlock_abi()}, utilisateur {status.get('user') or 'inconnu'}"
+    if not status:
+        return "aucun confinement (le noyau n'a pas démarré)"
+    return f"aucun confinement du système ({status.get('limits')}), utilisateur {status.get('user')}"
 
 
 # --------------------------------------------------------------------------- many submissions
@@ -326,20 +304,22 @@ def collect(arguments) -> list[tuple[str, Path]]:
     return sorted(found.items())
 
 
-def grade_many(submissions, *, jobs: int = 1, progress: bool = True, **options):
+def grade_many(submissions, *, jobs: int = 1, progress: bool = True, solutions=None,
+               timeout: float = 30, backend: str = "offline", context: Context | None = None):
     """Grade ``[(label, path), ...]``, ``jobs`` at a time (threads, one kernel each); sorted."""
     from tqdm.auto import tqdm
 
+    context = context or Context(solutions, timeout=timeout, backend=backend)
     grades = []
     with tqdm(total=len(submissions), desc="notation", unit="rendu", file=sys.stderr,
               disable=not progress) as bar:
         if jobs <= 1:
             for label, path in submissions:
-                grades.append(grade_submission(path, label=label, **options))
+                grades.append(grade_submission(path, label=label, context=context))
                 bar.update()
         else:
             with ThreadPoolExecutor(max_workers=jobs) as pool:
-                futures = [pool.submit(grade_submission, path, label=label, **options)
+                futures = [pool.submit(grade_submission, path, label=label, context=context)
                            for label, path in submissions]
                 for future in as_completed(futures):
                     grades.append(future.result())
@@ -347,53 +327,77 @@ def grade_many(submissions, *, jobs: int = 1, progress: bool = True, **options):
     return sorted(grades, key=lambda grade: grade.submission)
 
 
-def csv_text(grades) -> str:
-    """The CSV: header then one sorted row per submission and exercise."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["submission", "exercise", "points", "max_points", "status", "reason"])
-    rows = sorted((row for grade in grades for row in grade.exercises),
-                  key=lambda row: (row.submission, row.exercise))
-    writer.writerows(row.csv_row() for row in rows)
-    return buffer.getvalue()
+_HELP = """\
+Disposition attendue : un dossier par étudiant, par exemple
+  rendus/alice/01_function_calling.ipynb
+  rendus/bob/01_function_calling.ipynb
+puis `python -m course_utils grade rendus`. L'exercice est reconnu par les métadonnées du notebook
+(écrites dans exercises/), sinon par son nom (nom d'une solution, ou son numéro : alice_01.ipynb).
+Un rendu non reconnu donne une ligne « invalide » et le code de sortie 1 ; un lien symbolique est
+refusé (rendez le notebook lui-même).
 
+Garanties : chaque rendu s'exécute dans son propre dossier temporaire, avec une copie privée de
+course_utils ; le noyau est confiné quand le système le permet (Linux + Landlock : lecture de
+l'environnement Python seulement, écriture dans son dossier seulement, pas de réseau — sauf les
+ports 443 et 80 avec un --backend en ligne) : solutions/
+et le cours sont hors de portée. Les cellules de vérification n'extraient que des données (les
+réponses de l'étudiant) ; le correcteur les compare, dans son propre processus, aux valeurs de la
+solution calculées dans un noyau propre (une fois par solution). Le dossier du cours est vérifié
+après chaque rendu (sans confinement, toute modification est annulée et le rendu est « suspect »). Une analyse des
+cellules signale les primitives de falsification (crochets de traçage, sys.modules, cadres, gc,
+builtins modifiés, threads, fichiers hors du dossier) : « suspect », sans changer la note.
 
-def format_table(grades) -> str:
-    """Submission × exercise table with a total column."""
-    exercises = sorted({row.exercise for grade in grades for row in grade.exercises if row.exercise})
-    header = ["rendu", *exercises, "total"]
-    lines = [header]
-    for grade in grades:
-        cells = {row.exercise: f"{row.points:g}/{row.max_points:g}" for row in grade.exercises}
-        total = f"{grade.points:g}/{grade.max_points:g}"
-        if any(row.status == grading.INVALID for row in grade.exercises):
-            total += " (invalide)"
-        lines.append([grade.submission, *(cells.get(ex, "—") for ex in exercises), total])
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip()
-                     for line in lines)
+Limites : les vérifications visibles peuvent être satisfaites en écrivant en dur leurs réponses
+visibles (les tests cachés portent l'essentiel des points) ; ce qu'une cellule de vérification
+calcule dans le corps d'un lambda, un if ou un try s'exécute dans le noyau de l'étudiant ; sans
+Landlock (macOS, Windows) ou avec --no-confine, le noyau n'est pas confiné : les modifications
+sont détectées et annulées après coup (n'éditez pas le cours pendant la notation : vos
+modifications seraient annulées elles aussi) ; l'analyse statique est une heuristique ; le noyau n'a pas
+de limite de mémoire ni de processus (seulement le délai par cellule).
+"""
 
 
 def main(argv: list[str] | None = None) -> int:
     """Command line of the grader (French help)."""
     parser = argparse.ArgumentParser(
         prog="python -m course_utils grade",
-        description="Note des rendus d'étudiants avec les vérifications de la solution.")
-    parser.add_argument("submissions", nargs="+", help="notebooks rendus ou dossiers de rendus")
+        description="Note des rendus d'étudiants avec les vérifications de la solution.",
+        epilog=_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("submissions", nargs="+",
+                        help="notebooks rendus ou dossiers de rendus (rendus/<étudiant>/…)")
     parser.add_argument("--csv", type=Path, default=Path("grades.csv"), help="fichier CSV écrit")
     parser.add_argument("--jobs", type=int, default=1, help="rendus notés en parallèle")
     parser.add_argument("--solutions", type=Path, default=None, help="dossier des solutions")
     parser.add_argument("--timeout", type=float, default=30.0, help="secondes par cellule")
     parser.add_argument("--backend", default="offline", help="COURSE_BACKEND du noyau")
+    parser.add_argument("--no-confine", action="store_true",
+                        help="ne confine pas le noyau (si le confinement l'empêche de démarrer ; "
+                             "la vérification du cours après chaque rendu reste faite)")
     args = parser.parse_args(argv)
     submissions = collect(args.submissions)
     if not submissions:
         print("aucun notebook à noter", file=sys.stderr)
         return 2
-    grades = grade_many(submissions, jobs=args.jobs, solutions=args.solutions,
-                        timeout=args.timeout, backend=args.backend)
+    context = Context(args.solutions, timeout=args.timeout, backend=args.backend,
+                      confine=not args.no_confine)
+    grades = grade_many(submissions, jobs=args.jobs, context=context)
     print(format_table(grades))
     args.csv.write_text(csv_text(grades), encoding="utf-8")
     rows = sum(len(grade.exercises) for grade in grades)
     print(f"\nCSV écrit : {args.csv} ({rows} ligne(s), {len(grades)} rendu(s))")
+    confinement = sorted({g.confinement for g in grades if g.confinement})
+    if confinement:
+        print("confinement du noyau : " + " ; ".join(confinement))
+    suspects = [g.submission for g in grades if g.suspect]
+    if suspects:
+        print(f"{len(suspects)} rendu(s) {SUSPECT}(s) à relire : " + ", ".join(suspects))
+    unknown = [g.submission for g in grades if not g.identified]
+    if unknown:
+        print(f"{len(unknown)} rendu(s) non identifié(s) : " + ", ".join(unknown), file=sys.stderr)
+        return 1
     return 0
+
+
+def fingerprint(path: Path) -> str:
+    """SHA-256 of a file (used by tests and the benchmark to show the course is intact)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()

@@ -2,32 +2,35 @@
 
 Check cells (tag ``check:<exercise>``) are read from the solution, with their ``check(...)`` calls
 found statically (labels and points). In the submission, each check cell is replaced by the
-solution's version, wrapped so that it runs a private copy of the check code with a nonce known
-only to that cell; deleted check cells are re-inserted (see :mod:`course_utils.grading.grader`).
+solution's *instrumented* version (:mod:`course_utils.grading.instrument`), wrapped so that it
+runs a private copy of the probe (:mod:`course_utils.grading.probe`) and tags its one output with a
+nonce; deleted check cells are re-inserted (see :mod:`course_utils.grading.grader`).
 """
 
 from __future__ import annotations
 
-import ast
 import secrets
 from dataclasses import dataclass
 
 from course_utils.grading import student_check as grading
 from course_utils.grading.exercises import check_tags
+from course_utils.grading.instrument import CheckCellError, CheckSpec, Instrumented, instrument
 
 _WRAPPER = '''\
 # Cellule de vérification « {exercise} » rétablie par le correcteur depuis la solution.
-def _course_grader_{nonce}():
+def _course_grader_run():
     import builtins, sys, types
-    module = types.ModuleType("_course_check_{nonce}")
+    module = types.ModuleType("_course_probe")
     module.__builtins__ = builtins
-    sys.modules[module.__name__] = module
-    code = builtins.compile({library!r}, "<course_utils.grading, copie>", "exec")
-    builtins.exec(code, module.__dict__)
-    module.run_check_cell({source!r}, nonce={nonce!r}, cell_id={cell_id!r},
-                          exercise={exercise!r}, namespace=builtins.globals())
-_course_grader_{nonce}()
-del _course_grader_{nonce}
+    sys.modules[module.__name__] = module  # dataclasses look their module up while loading
+    try:
+        builtins.exec(builtins.compile({library!r}, "<course_utils.grading, copie>", "exec"),
+                      module.__dict__)
+    finally:
+        sys.modules.pop(module.__name__, None)
+    module.run_cell({source!r}, nonce={nonce!r}, cell_id={cell_id!r}, namespace=builtins.globals())
+_course_grader_run()
+del _course_grader_run
 '''
 
 
@@ -35,32 +38,29 @@ class SolutionError(ValueError):
     """The solution notebook cannot be used for grading (French message)."""
 
 
-@dataclass(frozen=True)
-class StaticCheck:
-    """A ``check(...)`` call found in a solution check cell (lines are 1-based, inclusive)."""
-
-    label: str
-    start: int
-    end: int
-    points: float
+StaticCheck = CheckSpec  # the name the grader's callers knew
 
 
 @dataclass(frozen=True)
 class CheckCell:
-    """A solution cell tagged ``check:<exercise>``."""
+    """A solution cell tagged ``check:<exercise>``, with its instrumented version."""
 
     index: int
     cell_id: str
     exercise: str
     source: str
-    checks: tuple[StaticCheck, ...]
+    instrumented: Instrumented
+
+    @property
+    def checks(self) -> tuple[CheckSpec, ...]:
+        return self.instrumented.checks
 
 
 # --------------------------------------------------------------------------- the solution side
 
 
 def load_check_cells(solution, name: str) -> list[CheckCell]:
-    """Check cells of a solution notebook, with their ``check`` calls found statically."""
+    """Check cells of a solution notebook, instrumented (see :mod:`course_utils.grading.instrument`)."""
     cells = []
     for index, cell in enumerate(solution.cells):
         tags = check_tags(cell)
@@ -70,39 +70,22 @@ def load_check_cells(solution, name: str) -> list[CheckCell]:
         if cell.cell_type != "code" or len(tags) != 1:
             raise SolutionError(f"{where} : une cellule de vérification est du code, avec un tag")
         try:
-            tree = ast.parse(cell.source)
-        except SyntaxError as exc:
-            raise SolutionError(f"{where} : syntaxe invalide ({exc.msg})") from None
-        checks = [_static_check(node, where) for node in ast.walk(tree) if _is_check_call(node)]
-        checks.sort(key=lambda item: item.start)
-        cells.append(CheckCell(index, cell.id, tags[0], cell.source, tuple(checks)))
+            instrumented = instrument(cell.source, where, str(cell.get("id") or index))
+        except CheckCellError as exc:
+            raise SolutionError(str(exc)) from None
+        cells.append(CheckCell(index, cell.id, tags[0], cell.source, instrumented))
     return cells
 
 
-def _is_check_call(node: ast.AST) -> bool:
-    if not isinstance(node, ast.Call):
-        return False
-    func = node.func
-    return (isinstance(func, ast.Name) and func.id == "check") or (
-        isinstance(func, ast.Attribute) and func.attr == "check"
-    )
+def probe_library() -> str:
+    """Source run by each restored cell: the self-check's rules, then the probe."""
+    from pathlib import Path
 
+    from course_utils.grading import probe, student_check
 
-def _static_check(node: ast.Call, where: str) -> StaticCheck:
-    points = 1
-    for keyword in node.keywords:
-        if keyword.arg == "points":
-            try:
-                points = ast.literal_eval(keyword.value)
-            except ValueError:
-                points = None
-            if isinstance(points, bool) or not isinstance(points, (int, float)) or points < 0:
-                raise SolutionError(f"{where} ligne {node.lineno} : points= doit être un nombre écrit")
-    first = node.args[0] if node.args else None
-    label = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else (
-        f"vérification ligne {node.lineno}"
-    )
-    return StaticCheck(label, node.lineno, node.end_lineno or node.lineno, points)
+    first, second = (Path(module.__file__).read_text(encoding="utf-8")
+                     for module in (student_check, probe))
+    return first + "\n\n" + second.replace("from __future__ import annotations\n", "", 1)
 
 
 # --------------------------------------------------------------------------- the notebook to run
@@ -146,7 +129,7 @@ def build_notebook(student, solution, check_cells: list[CheckCell], library: str
             nonce = secrets.token_hex(16)
             restored[len(cells)] = (check, nonce)
             source = _WRAPPER.format(exercise=check.exercise, nonce=nonce, library=library,
-                                     source=check.source, cell_id=check.cell_id)
+                                     source=check.instrumented.source, cell_id=check.cell_id)
             cells.append(nbformat.v4.new_code_cell(source, metadata={"tags": [
                 grading.CHECK_TAG_PREFIX + check.exercise]}))
     used = {check.cell_id for check, _ in restored.values()}

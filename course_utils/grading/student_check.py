@@ -25,22 +25,20 @@ Rules (convention C.1: ``check`` never raises; a stub's result never counts as p
 Each call prints one line and appends a :class:`CheckResult` to the active recorders
 (:func:`recording`); the grader reads these structured results, never the printed text.
 
-The grader (``python -m course_utils grade``, see :mod:`course_utils.grading.grader`) runs each restored
-check cell through :func:`run_check_cell` inside a *fresh private copy of this module* (its source
-is embedded in the cell and executed under a unique module name): a student who monkeypatched
-``course_utils.grading.check`` earlier in the kernel does not reach it. This module therefore
-imports only the standard library and never imports the rest of the package.
+Runs in the **student kernel**. The grader (``python -m course_utils grade``, see
+:mod:`course_utils.grading.grader`) does not trust this function: it rewrites check cells so that
+the kernel only extracts plain data, and applies these same rules in its own process
+(:mod:`course_utils.grading.judge`). It embeds this module's source (for ``_uses_stub``) in the
+restored cells, so this module imports only the standard library and nothing of the package.
 """
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import inspect
 import math
 import numbers
 import re
-import sys
 import types
 from dataclasses import asdict, dataclass
 
@@ -52,19 +50,17 @@ TIMEOUT = "délai dépassé"
 INVALID = "invalide"
 STATUSES = (OK, FAIL, TODO, ERROR, TIMEOUT, INVALID)
 
-MIME_TYPE = "application/vnd.course-check+json"
 CHECK_TAG_PREFIX = "check:"
 TODO_COMMENT = "# TODO étudiant"
 
 _MISSING = object()
 _RECORDERS: list[list] = []
-_CELL_FILE: list[str] = []  # filename of the check cell the grader is running, if any
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 @dataclass(frozen=True)
 class CheckResult:
-    """Outcome of one ``check`` call. ``line`` is its line in the check cell (grader only)."""
+    """Outcome of one ``check`` call (``line``: kept for the JSON form, always ``None`` here)."""
 
     name: str
     status: str
@@ -105,7 +101,7 @@ def check(name, value_or_callable, expected=_MISSING, *, hint: str = "", points:
     try:
         result = _evaluate(name, value_or_callable, expected, str(hint or ""), points)
     except KeyboardInterrupt:
-        _emit(CheckResult(name, TIMEOUT, "interrompu (délai dépassé)", points, _call_line()))
+        _emit(CheckResult(name, TIMEOUT, "interrompu (délai dépassé)", points))
         raise
     except Exception as exc:  # the check itself failed (e.g. a value whose repr raises)
         result = CheckResult(name, ERROR, f"vérification impossible : {_describe(exc)}", points)
@@ -113,9 +109,6 @@ def check(name, value_or_callable, expected=_MISSING, *, hint: str = "", points:
 
 
 def _emit(result: CheckResult) -> None:
-    if result.line is None and _CELL_FILE:
-        result = CheckResult(result.name, result.status, result.message, result.points,
-                             _call_line())
     for recorder in _RECORDERS:
         recorder.append(result)
     try:
@@ -125,11 +118,9 @@ def _emit(result: CheckResult) -> None:
 
 
 def _evaluate(name, subject, expected, hint, points) -> CheckResult:
-    line = _call_line()
-
     def result(status: str, message: str = "") -> CheckResult:
         message = " ".join(_ADDRESS.sub("", message).split())
-        return CheckResult(name, status, message, points, line)
+        return CheckResult(name, status, message, points)
 
     def todo(detail: str = "") -> CheckResult:
         return result(TODO, TODO + (f" — {detail}" if detail else ""))
@@ -235,18 +226,6 @@ def _uses_stub(function, depth: int = 0, seen: set | None = None) -> bool:
     return False
 
 
-def _call_line() -> int | None:
-    """Line of the running check cell that called ``check`` (grader runs only)."""
-    if not _CELL_FILE:
-        return None
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code.co_filename == _CELL_FILE[-1]:
-            return frame.f_lineno
-        frame = frame.f_back
-    return None
-
-
 def _short(value, limit: int = 80) -> str:
     try:
         text = repr(value)
@@ -259,89 +238,3 @@ def _short(value, limit: int = 80) -> str:
 def _describe(exc: BaseException) -> str:
     message = _ADDRESS.sub("", str(exc))
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
-
-
-# --------------------------------------------------------------------------- grader side
-
-
-def run_check_cell(source: str, *, nonce: str, cell_id: str, exercise: str, namespace: dict):
-    """Run an instructor check cell in the kernel and publish its authenticated results.
-
-    Called by the cell the grader writes in place of every check cell, from a fresh copy of this
-    module. Each top-level statement runs on its own (an error in one does not skip the others);
-    an interruption (the grader's per-cell timeout) stops the cell. While it runs,
-    ``course_utils.grading``, ``course_utils.check`` and the notebook's ``check`` name point at
-    this copy. The results travel as one display output of MIME type :data:`MIME_TYPE`, carrying
-    the ``nonce`` that only this cell's source knows.
-    """
-    filename = f"<vérification {cell_id}>"
-    payload = {"nonce": nonce, "cell": cell_id, "exercise": exercise,
-               "results": [], "errors": [], "interrupted": False}
-    module = sys.modules[__name__]
-    restore = _install(module, namespace)
-    _CELL_FILE.append(filename)
-    try:
-        with recording() as results:
-            try:
-                statements = ast.parse(source, filename).body
-            except SyntaxError as exc:
-                payload["errors"].append({"start": 1, "end": 10**6, "status": ERROR,
-                                          "reason": _describe(exc)})
-                statements = []
-            for stmt in statements:
-                code = compile(ast.Module([stmt], type_ignores=[]), filename, "exec")
-                where = {"start": stmt.lineno, "end": stmt.end_lineno}
-                try:
-                    exec(code, namespace)
-                except KeyboardInterrupt:
-                    payload["interrupted"] = True
-                    payload["errors"].append({**where, "status": TIMEOUT, "reason": TIMEOUT})
-                    break
-                except Exception as exc:
-                    payload["errors"].append({**where, "status": ERROR, "reason": _describe(exc)})
-        payload["results"] = [result.to_dict() for result in results]
-    finally:
-        _CELL_FILE.pop()
-        restore()
-        _publish(payload)
-
-
-def _install(module, namespace: dict):
-    """Point the usual ways of reaching ``check`` at ``module``; return the undo function."""
-    import importlib
-
-    saved_module = sys.modules.get("course_utils.grading", _MISSING)
-    sys.modules["course_utils.grading"] = module
-    namespace["check"] = module.check
-    try:
-        package = importlib.import_module("course_utils")
-    except Exception:
-        package = None
-    saved = {}
-    if package is not None:
-        for attr, value in (("grading", module), ("check", module.check)):
-            saved[attr] = package.__dict__.get(attr, _MISSING)
-            setattr(package, attr, value)
-
-    def restore() -> None:
-        if saved_module is _MISSING:
-            sys.modules.pop("course_utils.grading", None)
-        else:
-            sys.modules["course_utils.grading"] = saved_module
-        for attr, value in saved.items():
-            if value is _MISSING:
-                package.__dict__.pop(attr, None)
-            else:
-                setattr(package, attr, value)
-
-    return restore
-
-
-def _publish(payload: dict) -> None:
-    summary = f"[correcteur : {len(payload['results'])} vérification(s) enregistrée(s)]"
-    try:
-        from IPython.display import publish_display_data
-
-        publish_display_data({MIME_TYPE: payload, "text/plain": summary})
-    except Exception:
-        print(summary)

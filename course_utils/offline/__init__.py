@@ -35,6 +35,8 @@ _LAZY = {
     "SkillContractError": "errors",
     "OfflineModelError": "errors",
     "FAULT_NAMES": "faults",
+    "Competence": "competence_params",
+    "competence": "competence_params",
 }
 
 __all__ = [

@@ -1,7 +1,7 @@
 """Offline embeddings: deterministic feature hashing, no model weights.
 
-A text becomes a ``DIMENSIONS``-dimensional vector: its normalised words (lowercased, accents
-folded, a crude French/English plural and final-``e`` stemming, common stop words dropped) and the
+A text becomes a ``DIMENSIONS``-dimensional vector: its normalised words (``course_utils.text``:
+lowercased, accents folded, stop words dropped, stemmed) and the
 character trigrams of those words are hashed (BLAKE2b, stable across processes) to a signed bucket;
 the vector is L2-normalised. Texts that share words or word pieces therefore have a higher cosine
 similarity than texts that share none — enough to demonstrate retrieval, with no notion of meaning
@@ -13,11 +13,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import math
-import re
 import struct
-import unicodedata
 from typing import Any
 
+from ..text import content_words, stem
 from .errors import ApiError
 from .tokens import estimate_tokens
 
@@ -25,35 +24,11 @@ DIMENSIONS = 256
 WORD_WEIGHT = 1.0
 TRIGRAM_WEIGHT = 0.35
 MAX_INPUTS = 2048
-STOP_WORDS = frozenset(
-    """
-    a au aux avec ce ces dans de des du elle en est et il ils je la le les leur lui ma mais me mes
-    mon ne nous on ou par pas pour qu que qui sa se ses son sur ta te tes ton tu un une vos votre
-    vous y d l j c s n m t
-    an and are as at be by for from has have i in is it its of on or that the this to was were
-    will with you your
-    """.split()
-)
 
 
 def normalise_words(text: str) -> list[str]:
-    """Lowercased, accent-folded, lightly stemmed content words of ``text``."""
-    folded = unicodedata.normalize("NFKD", text.lower())
-    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    words = []
-    for word in re.findall(r"[a-z0-9]+", folded):
-        if word in STOP_WORDS:
-            continue
-        words.append(_stem(word))
-    return words
-
-
-def _stem(word: str) -> str:
-    if len(word) > 4 and word.endswith(("s", "x")) and not word.endswith("ss"):
-        word = word[:-1]
-    if len(word) > 4 and word.endswith("e"):
-        word = word[:-1]
-    return word
+    """Stemmed content words of ``text`` (``course_utils.text``)."""
+    return [stem(word) for word in content_words(text)]
 
 
 def _bucket(feature: str, dims: int) -> tuple[int, float]:

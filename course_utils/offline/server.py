@@ -20,6 +20,9 @@ Each record of ``calls`` says who answered under ``"skill"``: the skill's name (
 step, the fault's name for a fault (``"timeout"``, ``"http_429"``…), ``None`` when no chat answer
 was produced (embeddings, model list, a 400).
 
+``OfflineModel(competence=...)`` sets the parameters of the code, game24 and arithmetic skills
+(see ``competence_params``); ``model.competence`` is ``{model name: Competence}``, printable.
+
 Requests are validated like the real API first (400 with an OpenAI-style body, see
 ``validation``). Determinism: same request + same seed → same answer (ids included) at
 temperature 0 or absent; at temperature > 0, identical requests get sample indices 0, 1, 2…
@@ -40,6 +43,7 @@ from typing import Any, Callable
 from .._http import http_module
 from . import OFFLINE_EMBEDDING_MODEL, OFFLINE_MODEL_BIG, OFFLINE_MODEL_FAST
 from .embeddings import embeddings_response
+from .competence_params import resolve as resolve_competence
 from .errors import (
     ApiError,
     InvalidStep,
@@ -96,8 +100,11 @@ class OfflineModel:
         seed: int | None = None,
         faults: list | None = None,
         skills: list | None = None,
+        competence: Any = None,
     ) -> None:
         self.seed = int(os.environ.get("COURSE_SEED", 0)) if seed is None else int(seed)
+        # {model name: Competence}: parameters of the code, game24 and arithmetic skills.
+        self.competence = resolve_competence(competence)
         self._faults: deque = deque(check_fault(item) for item in faults or [])
         self._skills = list(skills) if skills is not None else None
         self._script: deque | None = None
@@ -135,14 +142,19 @@ class OfflineModel:
             self._faults.extend(checked)
         return self
 
-    def client(self, **kwargs: Any):
-        """A genuine ``openai.OpenAI`` client served by this model (kwargs: max_retries…)."""
-        import openai
+    def client(self, *, max_retries: int | None = None, timeout: float | None = None,
+               **options: Any):
+        """A genuine ``openai.OpenAI`` client served by this model.
 
-        options = {"api_key": "offline", "base_url": BASE_URL}
-        options.update(kwargs)
-        options.setdefault("http_client", http_module().Client(transport=self.transport))
-        return openai.OpenAI(**options)
+        Built by ``course_utils.llm.make_client(offline=self)``, the one construction of an
+        offline client: its usage reaches the session ledger and ``llm.offline_model_of`` finds
+        this model. Other SDK options (``api_key=…``, ``default_headers=…``) give a copy of that
+        client with those options (``OpenAI.with_options``), on the same transport.
+        """
+        from ..llm import make_client
+
+        client = make_client(offline=self, max_retries=max_retries, timeout=timeout)
+        return client.with_options(**options) if options else client
 
     def async_client(self, **kwargs: Any):
         """A genuine ``openai.AsyncOpenAI`` client served by this model."""
@@ -353,6 +365,7 @@ class OfflineModel:
             temperature=temperature,
             sample_index=sample,
             rng=random.Random(rng_seed),
+            competence=self.competence.get(model),
         )
 
     def _skill_list(self) -> list:

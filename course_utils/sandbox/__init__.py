@@ -11,6 +11,20 @@ Usage::
 e.g. ``problem["test"] + "\\ncheck(fizzbuzz)"``). :class:`Sandbox` keeps a warm worker for many
 runs; ``run_tests`` uses a shared one, started on first use and stopped at exit.
 
+Where the code runs (the module names show the boundary)
+--------------------------------------------------------
+* **caller** (your process: a notebook kernel): ``_api`` (:class:`Sandbox`, :func:`run_tests`,
+  results), ``_plan`` (check, split and compile the code and tests, cached), ``_supervisor``
+  (deadline, records, verdict), ``_client`` (the warm worker's handle), ``_spawn`` (one
+  interpreter per run, and every command line);
+* **worker** (trusted, runs no untrusted code, forks the children): ``_worker``,
+  ``_worker_rehearsal``;
+* **child** (runs the untrusted code, then ends): ``_child`` (runner and result channel),
+  ``_child_builtins`` (restricted builtins, module views, checked wrappers), ``_child_audit``
+  (PEP 578 hook), ``_child_os`` (privileges, seccomp, immutable classes);
+* both sides, pure functions and data: ``_static``, ``_rewrite``, ``_plain``, ``_jobpipe``,
+  ``_policy``. This package's ``__init__`` is lazy: the child imports only its side.
+
 What each layer stops, and what it does not
 -------------------------------------------
 1. **Static check** (:func:`static_check`, ``_static``): refuses dunder attributes
@@ -18,44 +32,73 @@ What each layer stops, and what it does not
    (``gi_frame``, ``f_back``, ``tb_frame``, ``co_code``, ...), names such as ``__builtins__`` or
    ``__import__``, dangerous builtins (``open``, ``exec``, ``compile``, ``globals``, ``vars``),
    format templates walking attributes, imports outside the allow-list. It stops the classic
-   escapes *written in the source*; it cannot see names built at run time, hence layer 2.
+   escapes *written in the source*; it cannot see names built at run time, hence layer 2. Its
+   cost is linear in the source, which is capped (200,000 characters; tests too).
 2. **Restricted namespace** (``_child_builtins``): fresh builtins without those functions;
-   ``getattr``, ``eval``, ``operator.attrgetter`` and dynamic ``str.format`` apply the same
-   rules at run time; modules are read-only views of their public names (no ``random._os``,
-   ``collections._sys``, module ``__builtins__`` or loader). Not a proof: CPython has many
-   objects, and a new path around these rules is possible, hence layers 3 to 5.
-3. **Separate process with an audit hook** (PEP 578, ``_child_audit``): in strict mode every
-   audited event is refused except a short list, so opening a file (even by descriptor),
-   starting a process, a socket, ``ctypes``, creating code objects, importing an unloaded
-   module, walking frames from the untrusted code... fail with a French reason, and the run
-   fails. It does not see operations CPython does not audit (``os.write`` on an inherited
-   descriptor, for instance: that is why the code never gets ``os``, and why the child keeps
-   only its result channel open).
-4. **Resource limits** (POSIX): CPU seconds, address space (``memory_mb`` above the worker's
-   own size, Linux), file size 0, no new process, 16 open files, no core file; plus a real
-   wall-clock timeout that kills the process (SIGKILL). **Windows has no resource limits**:
-   only the timeout and the other layers apply there.
-5. **Unforgeable results**: the child keeps one descriptor besides the null device on 0-2, the
-   write end of a pipe to the supervisor (the caller), written only from the runner's closures;
-   the code has no name for it (no ``os``, ``open`` refused even on a descriptor number). The
-   code's ``print`` goes to a capped buffer, returned as ``output`` and never parsed. The run
-   counts only if the child reports ``done``: ``SystemExit``, a crash or a kill pass nothing.
+   ``getattr``, ``eval``, ``operator.attrgetter``/``methodcaller``, ``functools.update_wrapper``/
+   ``wraps`` and dynamic ``str.format`` apply the same rules at run time; ``namedtuple``,
+   ``typing.NamedTuple`` and ``dataclasses`` accept only exact identifiers as field names (they
+   paste them into source they compile); modules are read-only views of their public names (no
+   ``random._os``, ``collections._sys``, module ``__builtins__`` or loader), and the classes of
+   the allowed modules, like the views' own classes, are immutable (``random.Random.randrange =
+   ...`` raises ``TypeError``). Not a proof: CPython has many objects, hence the layers below.
+3. **Audit hook** (PEP 578, ``_child_audit``), added once right before the code runs, with no
+   switch to turn it off: every audited event is refused except a short list, so opening a file
+   (even by descriptor), starting a process, a socket, ``ctypes``, creating or compiling code,
+   importing an unloaded module, ``gc`` walks... fail with a French reason, and the run fails.
+   Its exceptions are decided by *target* (the runner's own code objects, classes of the
+   untrusted code) or inside *windows* opened by the runner's wrappers around exact arguments,
+   never by the Python frame that raised the event (a C callable called from a stdlib frame
+   inherits nothing). It does not see what CPython does not audit (``os.write``, ``f_back``...).
+4. **Operating system** (``_child_os``), **Linux**: before the code runs, the child drops to user
+   ``nobody`` when run as root, sets ``no_new_privs``, and loads a **seccomp** filter (compiled
+   with libseccomp through ``pyseccomp``, once per caller process) that allows memory, signals,
+   clocks, ``exit`` and ``write`` on the result channel only: opening files, reading any
+   descriptor, ``execve``, ``fork``/``clone``, sockets, ``ptrace``, ``process_vm_readv``,
+   ``kill``, changing limits or identity all fail with ``EPERM``. Even code that escaped every
+   Python layer can neither read, write, connect, spawn, signal, nor read another process's
+   memory. Plus resource limits (POSIX): CPU seconds, address space (``memory_mb`` above the
+   worker's own size, Linux), file size 0, no new process (effective once the child is not
+   root), 16 open files, no core file; and a real wall-clock timeout that kills the process
+   (SIGKILL). :attr:`Sandbox.os_boundary` says which of these hold on this machine.
+5. **Unforgeable results**: the child writes one descriptor (the channel to the supervisor, fd 3),
+   only from the runner's closures; every record carries a per-run nonce the code never sees
+   and a sequence number, and anything else on the channel voids the run. The code's
+   ``print`` goes to a capped buffer, returned as ``output`` and never parsed. The run counts
+   only if the child reports ``done``: ``SystemExit``, a crash or a kill pass nothing.
    Comparisons happen on *plain data* (numbers, strings, lists, tuples, dicts, sets, None,
-   booleans) copied without calling the objects' methods. For expression tests the child only
+   booleans), checked by exact type (a metaclass that claims to equal ``int`` fools nothing)
+   and copied without calling the objects' methods. For expression tests the child only
    evaluates the calls (``fizzbuzz(5)``) and sends their plain values; the expected values
-   never reach the child's memory, and the caller compares. Assertion programs run in the
-   child, rewritten so that ``==``, ``assert``, ``if``, ``not``... work on plain copies, and the
-   code's functions hand them plain copies. An object whose ``__eq__`` always answers ``True``,
-   a ``str`` subclass or a patched builtin passes nothing. A class instance cannot be compared
-   (the test fails with a clear reason); arithmetic done *by the tests* on such an instance is
-   not protected.
+   never reach the child, and the caller compares (rebuilding sets and dicts only when their
+   hashes do not collide en masse). Assertion programs run in the child, rewritten so that
+   ``==``, ``assert``, ``if``, ``not``... work on plain copies. The tests see the code's
+   functions (called on *copies* of their arguments, returning plain copies) and its plain
+   data; a class or another object of the code is refused where the tests use it (its methods
+   could lie through arithmetic, ``round``, ``len``...).
+6. **No wedge**: every read from the worker and every write to it has a deadline; a worker that
+   misses one (stopped, wedged) is killed, the call returns a French error, and the next run
+   starts another; a stopped child is killed by the run's timeout.
 
-Not protected: a determined attacker with a CPython bug (memory corruption, an unaudited
-path to the OS) can escape an in-process sandbox; code that escaped every layer could also
-write forged records on its channel (for an assertion program, a forged success; for
-expression tests it would have to guess values it never saw). The course's answer for truly
-hostile code is a disposable container or virtual machine (``docker run --network none
---read-only ...``).
+Per operating system
+--------------------
+* **Linux** (the course's reference): all six layers. After a complete Python-level escape the
+  code still cannot touch the system (layer 4); it could only lie *about its own run*: claim
+  that an assertion program passed (it shares the process with that program), or crash. It
+  cannot forge the result of an expression test: the expected values are in no process it can
+  read. Without libseccomp (``libseccomp2``) the filter is absent, which ``os_boundary`` says;
+  the privilege drop and ``no_new_privs`` remain.
+* **macOS**: layers 1-3, 5, 6 and the resource limits (no ``RLIMIT_AS`` in practice); the
+  privilege drop when run as root; **no seccomp**: a Python-level escape reaches your files and
+  the network with your rights.
+* **Windows**: layers 1-3, 5 and the timeout, in spawn mode (a fresh interpreter per run); **no
+  resource limits, no OS boundary**: the same remark as macOS, with memory and processes
+  unlimited too.
+
+Not protected anywhere: a bug of CPython or of the kernel (memory corruption, an unfiltered
+system call that matters). Not used: network or PID namespaces (the filter already refuses
+sockets, signals and ``ptrace``; creating a namespace per run would cost more than the run). For truly hostile code, use a disposable container or virtual
+machine (``docker run --network none --read-only ...``).
 
 Modes: ``"fork"`` (default on POSIX): a warm worker, a clean single-threaded process started
 once with ``subprocess`` (so calling from a Jupyter kernel, which has threads, is safe), forks

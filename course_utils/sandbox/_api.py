@@ -108,13 +108,18 @@ class Sandbox:
         return SandboxResult.from_raw(raw, time.perf_counter() - start)
 
     def _ask_worker(self, request: dict) -> dict:
+        from course_utils.sandbox._client import WorkerFailure
         from course_utils.sandbox._supervisor import supervise
 
-        with self._lock:
+        with self._lock:  # every wait below has a deadline: the lock is never held forever
             if self._worker is None or not self._worker.alive():
                 self._start()
             try:
                 return supervise(request, self._worker, mode="fork")
+            except WorkerFailure as exc:  # wedged or gone: killed, replaced at the next run
+                self._worker.kill_worker()
+                self._discard()
+                return _failed(request, f"{exc} : il a été arrêté et sera remplacé")
             except BaseException:
                 self._discard()  # interrupted or broken mid-run: start afresh next time
                 raise
@@ -138,6 +143,16 @@ class Sandbox:
         with self._lock:
             self._discard()
 
+    @property
+    def os_boundary(self) -> str:
+        """French summary of the operating system's layer in the children on this machine
+        (Linux: unprivileged user when root, no_new_privs, seccomp filter; else none)."""
+        if self.mode == "spawn" or self._worker is None:
+            from course_utils.sandbox._child_os import prepare
+
+            return prepare().describe()
+        return self._worker.os_boundary
+
     def __enter__(self) -> Sandbox:
         return self
 
@@ -147,6 +162,13 @@ class Sandbox:
     def __repr__(self) -> str:
         state = "actif" if self._worker is not None else "arrêté"
         return f"Sandbox(mode={self.mode!r}, timeout={self.timeout}, memory_mb={self.memory_mb}, {state})"
+
+
+def _failed(request: dict, error: str) -> dict:
+    tests = request.get("tests")
+    total = len(tests) if type(tests) is list else 1
+    return {"passed": 0, "total": total, "failures": [], "error": error, "timed_out": False,
+            "output": ""}
 
 
 _default: Sandbox | None = None

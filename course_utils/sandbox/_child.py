@@ -34,13 +34,20 @@ import sys
 import time
 import types
 
-try:  # imported here so that a forked child does not import it (a file read) at each run
+try:  # imported here so that a forked child does not import them (a file read) at each run
+    import fcntl
     import resource
 except ImportError:  # Windows: no resource limits (see the sandbox docstring)
-    resource = None
+    fcntl = resource = None
 
-from course_utils.sandbox import _child_builtins, _rewrite
-from course_utils.sandbox._child_builtins import OutputBuffer, build_views, make_builtins
+from course_utils.sandbox import _child_builtins, _child_os, _rewrite
+from course_utils.sandbox._child_audit import close_window, open_window, trust_code
+from course_utils.sandbox._child_builtins import (
+    OutputBuffer,
+    build_views,
+    harden_modules,
+    make_builtins,
+)
 from course_utils.sandbox._jobpipe import read_job
 from course_utils.sandbox._plain import (
     PlainValueError,
@@ -63,17 +70,20 @@ class TestAssertionFailed(AssertionError):
     """A failed ``assert`` of an assertion program (line number and detail in French)."""
 
 
-def _sender(fd: int, write=os.write):
+def _sender(fd: int, nonce: int = 0, write=os.write):
     """The only writer of the result channel (a closure: the untrusted code cannot name it).
 
     Records of a short run are sent together at the end (one wake-up of the supervisor); once
     the run has lasted 20 ms, each record is sent at once, so that a timeout can tell which
-    test was running. (``write`` is replaced only by the worker's rehearsal.)
+    test was running. Every record carries the run's ``nonce`` (chosen by the caller, never
+    given to the untrusted code) and its sequence number: the supervisor accepts nothing else.
+    (``write`` is replaced only by the worker's rehearsal.)
     """
     pack, dumps, clock = struct.pack, json.dumps, time.monotonic
     pending: list[bytes] = []
     start: list[float] = []
     busy = [False]
+    sequence = [0]
 
     def flush() -> None:
         if busy[0] or not pending:
@@ -88,9 +98,12 @@ def _sender(fd: int, write=os.write):
             busy[0] = False
 
     def send(record: dict) -> None:
+        record["n"], record["s"] = nonce, sequence[0]
+        sequence[0] += 1
         data = dumps(record, ensure_ascii=True, allow_nan=False).encode("ascii")
         if len(data) > MAX_RECORD:
-            data = dumps({"k": record.get("k"), "i": record.get("i"), "big": True}).encode()
+            data = dumps({"k": record.get("k"), "i": record.get("i"), "big": True,
+                          "n": nonce, "s": record["s"]}).encode()
         pending.append(pack(">I", len(data)) + data)
         if not start:
             start.append(clock())
@@ -122,16 +135,29 @@ def _flush_periodically(flush, period: float = 0.02) -> None:
     signal.setitimer(signal.ITIMER_REAL, period, period)
 
 
-def _isolate(*keep: int) -> None:
-    """Null device on 0, 1, 2; close every descriptor but ``keep`` (all above 2)."""
+def _isolate(channel_fd: int, job_fd: int | None = None) -> int | None:
+    """Null device on 0, 1, 2; the channel on descriptor 3 (the seccomp filter lets the child
+    write there only), the job pipe (if any) on 4; close every other descriptor.
+
+    Returns the job pipe's new descriptor.
+    """
+    keep = [_dup_high(fd) for fd in (channel_fd, job_fd) if fd is not None]
     null = os.open(os.devnull, os.O_RDWR)
     for std in (0, 1, 2):
         os.dup2(null, std)
-    start = 3
-    for fd in sorted(keep):
-        os.closerange(start, fd)
-        start = fd + 1
-    os.closerange(start, _max_fd())
+    os.dup2(keep[0], _child_os.CHANNEL_FD, inheritable=False)
+    if len(keep) > 1:
+        os.dup2(keep[1], _child_os.CHANNEL_FD + 1, inheritable=False)
+    os.closerange(_child_os.CHANNEL_FD + len(keep), _max_fd())
+    return _child_os.CHANNEL_FD + 1 if job_fd is not None else None
+
+
+def _dup_high(fd: int) -> int:
+    """A copy of ``fd`` above anything 3 and 4 could collide with (POSIX); Windows has only
+    the channel to move (spawn mode), so a plain copy is enough there."""
+    if fcntl is None:
+        return os.dup(fd)
+    return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100)
 
 
 def _max_fd() -> int:
@@ -169,12 +195,16 @@ def _limit_resources(timeout: float, memory_mb: int, base: int | None) -> None:
 
 def _where(exc: BaseException) -> str:
     """« (ligne N de votre code) » for the innermost frame of the code or the tests."""
-    found, tb = None, exc.__traceback__
-    while type(tb) is types.TracebackType:
-        filename = tb.tb_frame.f_code.co_filename
-        if filename in ("<solution>", "<tests>", "<eval>"):
-            found = (filename, tb.tb_lineno)
-        tb = tb.tb_next
+    found, tb = None, BaseException.__traceback__.__get__(exc)
+    open_window()  # reading the runner's own traceback objects: exact types, no untrusted code
+    try:
+        while type(tb) is types.TracebackType:
+            filename = tb.tb_frame.f_code.co_filename
+            if type(filename) is str and filename in ("<solution>", "<tests>", "<eval>"):
+                found = (filename, tb.tb_lineno)
+            tb = tb.tb_next
+    finally:
+        close_window()
     if found is None:
         return ""
     place = {"<solution>": "de votre code", "<tests>": "du test", "<eval>": "de eval"}
@@ -183,12 +213,15 @@ def _where(exc: BaseException) -> str:
 
 def describe_exception(exc: BaseException) -> str:
     """French one-line description of an exception raised by untrusted code."""
-    if isinstance(exc, (SandboxViolation, CodeRefused, PlainValueError, TestAssertionFailed)):
-        return str(exc.args[0]) if exc.args else type_name(exc)
+    kind = type(exc)  # the real class: an object cannot pose as another through __class__
+    if any(kind is ours for ours in (SandboxViolation, CodeRefused, PlainValueError,
+                                     TestAssertionFailed)):
+        args = BaseException.args.__get__(exc)
+        return args[0] if args and type(args[0]) is str else type_name(exc)
     name = type_name(exc)
-    if isinstance(exc, RecursionError):
+    if issubclass(kind, RecursionError):
         return "récursion trop profonde (RecursionError)" + _where(exc)
-    if isinstance(exc, MemoryError):
+    if issubclass(kind, MemoryError):
         return "mémoire épuisée (MemoryError)" + _where(exc)
     try:
         message = str(exc)
@@ -199,12 +232,53 @@ def describe_exception(exc: BaseException) -> str:
     return f"{name} : {message}{_where(exc)}" if message else f"{name}{_where(exc)}"
 
 
+def _copy(value):
+    """A plain copy of an argument (the function cannot mutate what the test compares); a value
+    that is not plain data (a function of the tests, say) is passed as it is."""
+    try:
+        return to_plain(value, "l'argument")
+    except PlainValueError:
+        return value
+
+
 def _plain_returning(function, name: str):
-    """Wrap a function of the untrusted code: the tests only ever see plain copies."""
+    """Wrap a function of the untrusted code: it gets copies of its arguments, and the tests
+    only ever see plain copies of what it returns."""
     def call(*args, **kwargs):
+        args = [_copy(value) for value in args]
+        kwargs = {key: _copy(value) for key, value in kwargs.items()}
         return to_plain(function(*args, **kwargs), f"la valeur renvoyée par {name}")
 
     return call
+
+
+class _Hidden:
+    """What the tests see in place of a class or an object of the untrusted code.
+
+    The tests see the code's functions (called on copies, returning plain copies) and its
+    plain data; a class whose ``__new__`` returns a lying object, or an instance whose
+    methods do, never reaches a comparison, an arithmetic operation or a builtin of the tests.
+    """
+
+    __slots__ = ("_message",)
+
+    def __init__(self, message: str):
+        object.__setattr__(self, "_message", message)
+
+    def _refuse(self, *args, **kwargs):
+        raise PlainValueError(object.__getattribute__(self, "_message"))
+
+    __call__ = __getattr__ = __setattr__ = __getitem__ = __iter__ = __len__ = __bool__ = _refuse
+    __add__ = __sub__ = __mul__ = __truediv__ = __eq__ = __lt__ = __abs__ = __round__ = _refuse
+    __hash__ = None
+
+
+def _hidden(name: str, value) -> _Hidden:
+    if issubclass(type(value), type):
+        return _Hidden(f"{name} est une classe, pas une fonction : les tests n'appellent que "
+                       "des fonctions dans le bac à sable")
+    return _Hidden(f"{name} est un objet de type {type_name(value)} : les tests ne voient que "
+                   "les fonctions et les données simples du code dans le bac à sable")
 
 
 def _test_helpers(program_lines: list[str]) -> dict:
@@ -241,13 +315,25 @@ def _test_helpers(program_lines: list[str]) -> dict:
             "all": all_, "any": any_}
 
 
-def _expose(user_ns: dict, test_ns: dict, test_builtins: dict) -> None:
-    """Copy the code's top-level names into the tests' namespace (callables wrapped)."""
-    for name, value in list(user_ns.items()):
+def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, views: dict) -> None:
+    """Copy the code's top-level names into the tests' namespace: functions wrapped, plain data
+    copied, module views as they are (read-only), anything else (classes, objects) hidden
+    behind a French refusal."""
+    view_ids = {id(view) for view in views.values()}
+    for name, value in list(dict.items(user_ns)):
         if type(name) is not str or name.startswith("__") or name in test_builtins:
             continue
-        if callable(value) and not issubclass(type(value), type):
+        if id(value) in view_ids:
+            pass
+        elif issubclass(type(value), type):
+            value = _hidden(name, value)
+        elif callable(value):
             value = _plain_returning(value, name)
+        else:
+            try:
+                value = to_plain(value, name)
+            except PlainValueError:
+                value = _hidden(name, value)
         test_ns[name] = value
 
 
@@ -280,8 +366,9 @@ class World:
     spawned child for itself.
     """
 
-    def __init__(self, views: dict):
+    def __init__(self, views: dict, boundary=None):
         self.views = views
+        self.boundary = boundary  # _child_os.Boundary, prepared by the worker
         self.output = OutputBuffer(20_000)
         self.program_lines: list[str] = []
         self.user = {"__name__": USER_MODULE, "__doc__": None}
@@ -295,7 +382,13 @@ class World:
         """Import the allowed modules a job needs beyond the core (before strict mode)."""
         missing = [name for name in modules if name not in self.views]
         if missing:
-            self.views.update(build_views(preload(missing)))
+            before = set(sys.modules)
+            loaded = preload(missing)
+            harden_modules(loaded)
+            views = build_views(loaded)
+            self.views.update(views)
+            new = [sys.modules[name] for name in set(sys.modules) - before]
+            _child_os.freeze_types([*_child_os.module_types(new), *map(type, views.values())])
         return bool(missing)
 
 
@@ -311,6 +404,10 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
             send({"k": "load_error", "msg": error})
             return
     code, tests = compiled
+    trust_code(code)  # the runner executes these code objects, and no other
+    for group in tests:
+        for item in (group if type(group) is list else [group]):
+            trust_code(item)
     guard.enable()
     try:
         exec(code, user_ns)
@@ -321,7 +418,7 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
         send({"k": "load_error", "msg": describe_exception(exc)})
         return
     send({"k": "loaded"})
-    _expose(user_ns, test_ns, test_builtins)
+    _expose(user_ns, test_ns, test_builtins, world.views)
     for index, compiled in enumerate(tests):
         try:
             if program is not None:
@@ -360,18 +457,24 @@ def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
            base: int | None) -> None:
     exit_now = os._exit
     try:
-        _isolate(*[fd for fd in (channel_fd, job_fd) if fd is not None])
-        send = _sender(channel_fd)
-        _flush_periodically(send.flush)
-        base = address_space() if base is None else base
+        job_fd = _isolate(channel_fd, job_fd)
         compiled = None
         if job_fd is not None:  # a spare child: wait for the job the caller compiled
             job, compiled = read_job(job_fd)
             os.close(job_fd)
-            if world.load(job.get("modules", ())):
-                base = address_space()
+        send = _sender(_child_os.CHANNEL_FD, job.get("nonce", 0))
+        _flush_periodically(send.flush)
+        base = address_space() if base is None else base
+        if job_fd is not None and world.load(job.get("modules", ())):
+            base = address_space()
         random.seed(0)
         _limit_resources(float(job["timeout"]), int(job["memory_mb"]), base)
+        try:
+            _child_os.lock_down(world.boundary or _child_os.prepare())
+        except Exception as exc:  # noqa: BLE001 - reported, and nothing runs
+            send({"k": "load_error", "msg": f"le bac à sable n'a pas pu isoler le processus ({exc})"})
+            send.flush()
+            return
         if job_fd is None:  # spawned: the supervisor's clock starts now (after start-up)
             send({"k": "ready"})
         _run(job, compiled, send, guard, world)
@@ -400,6 +503,12 @@ def spawn_main() -> None:
 
     job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
     channel = os.dup(1)
-    world = World(build_views(preload(CORE_MODULES | set(job.get("modules", ())))))
+    modules = preload(CORE_MODULES | set(job.get("modules", ())))
+    harden_modules(modules)
+    bpf = job.get("bpf") or ""
+    boundary = _child_os.prepare(bytes.fromhex(bpf) if bpf else None,
+                                 job.get("bpf_missing") or "absent")
+    world = World(build_views(modules), boundary)
+    _child_os.freeze_types(_child_os.all_heap_types())
     guard = install_audit_hook(RUNNER_FILES)
     run_child(job, channel, guard, world)

@@ -18,7 +18,14 @@ import operator as _operator
 import sys
 from types import ModuleType
 
-from course_utils.sandbox._policy import ALLOWED_MODULES, HIDDEN_NAMES, ONLY_NAMES
+from course_utils.sandbox._child_audit import (
+    close_window,
+    distrust_code,
+    open_window,
+    trust_code,
+    trust_generated,
+)
+from course_utils.sandbox._policy import ALLOWED_MODULES, HIDDEN_NAMES, ONLY_NAMES, USER_MODULE
 from course_utils.sandbox._rewrite import FORMAT_HELPER, CodeRefused, compile_untrusted
 from course_utils.sandbox._static import attribute_refusal, format_refusal
 
@@ -118,15 +125,193 @@ def _checked_names(*names) -> None:
 
 
 def attrgetter(attr, *attrs):
-    """``operator.attrgetter`` that refuses the attributes the static check refuses."""
+    """``operator.attrgetter`` that refuses the attributes the static check refuses.
+
+    It returns a closure, not the ``operator.attrgetter`` object: ``type(...)`` of that object
+    would be the unchecked constructor."""
     _checked_names(attr, *attrs)
-    return _operator.attrgetter(attr, *attrs)
+    real = _operator.attrgetter(attr, *attrs)
+
+    def get(obj):
+        return real(obj)
+
+    return get
 
 
 def methodcaller(name, /, *args, **kwargs):
-    """``operator.methodcaller`` that refuses the methods the static check refuses."""
+    """``operator.methodcaller`` that refuses the methods the static check refuses (a closure,
+    for the same reason as :func:`attrgetter`)."""
     _checked_names(name)
-    return _operator.methodcaller(name, *args, **kwargs)
+    real = _operator.methodcaller(name, *args, **kwargs)
+
+    def call(obj):
+        return real(obj)
+
+    return call
+
+
+# --- stdlib functions that read attributes by name, or generate code ----------------------
+
+def _untrusted_owner(obj) -> bool:
+    """True when ``obj`` is a function, class or instance defined by the untrusted code."""
+    function_module = type(_exports).__dict__["__module__"].__get__
+    if type(obj) is type(_exports):
+        module = function_module(obj)
+    else:
+        cls = obj if issubclass(type(obj), type) else type(obj)
+        module = type.__dict__["__dict__"].__get__(cls).get("__module__")
+    return type(module) is str and module in (USER_MODULE, "tests")
+
+
+def _wrapper_names(names, defaults) -> tuple:
+    names = tuple(exact_str(name, "le nom d'attribut") for name in names)
+    for name in names:
+        if name not in defaults:
+            _refuse_attribute(name)
+    return names
+
+
+def _functools_wrappers():
+    import functools
+
+    real_update = functools.update_wrapper
+    defaults = frozenset(functools.WRAPPER_ASSIGNMENTS) | frozenset(functools.WRAPPER_UPDATES)
+
+    def update_wrapper(wrapper, wrapped, assigned=functools.WRAPPER_ASSIGNMENTS,
+                       updated=functools.WRAPPER_UPDATES):
+        """``functools.update_wrapper`` that copies no forbidden attribute (``__globals__``...)
+        and only onto an object of the untrusted code."""
+        assigned = _wrapper_names(assigned, defaults)
+        updated = _wrapper_names(updated, defaults)
+        if not _untrusted_owner(wrapper):
+            raise TypeError("functools.update_wrapper : l'enveloppe doit être définie par votre "
+                            "code dans le bac à sable")
+        return real_update(wrapper, wrapped, assigned, updated)
+
+    def wraps(wrapped, assigned=functools.WRAPPER_ASSIGNMENTS, updated=functools.WRAPPER_UPDATES):
+        assigned = _wrapper_names(assigned, defaults)
+        updated = _wrapper_names(updated, defaults)
+        return functools.partial(update_wrapper, wrapped=wrapped, assigned=assigned,
+                                 updated=updated)
+
+    update_wrapper.__doc__ = real_update.__doc__
+    return update_wrapper, wraps
+
+
+def _identifier(name, what: str) -> str:
+    """An exact ``str`` that is a plain identifier (pasted into generated source)."""
+    import keyword
+
+    name = exact_str(name, what)
+    if not name.isidentifier() or keyword.iskeyword(name) or attribute_refusal(name):
+        raise ValueError(f"{what} invalide dans le bac à sable : {name[:60]!r}")
+    return name
+
+
+def guarded_namedtuple(real):
+    """``collections.namedtuple`` on exact, validated arguments, its code compiled in a window."""
+    import sys as _sys
+
+    def namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
+        typename = _identifier(typename, "nom de namedtuple")
+        if issubclass(type(field_names), str):
+            field_names = str.__str__(field_names).replace(",", " ").split()
+        names = [exact_str(name, "nom de champ") for name in field_names]
+        rename = bool(rename is True)
+        if not rename:
+            names = [_identifier(name, "nom de champ") for name in names]
+        defaults = None if defaults is None else tuple(defaults)
+        if module is None:
+            module = _sys._getframe(1).f_globals.get("__name__", USER_MODULE)
+        module = exact_str(module, "module")
+        open_window()  # nothing below runs untrusted code: every argument is exact
+        try:
+            return real(typename, names, rename=rename, defaults=defaults, module=module)
+        finally:
+            close_window()
+
+    namedtuple.__doc__ = real.__doc__
+    namedtuple.__wrapped_by_sandbox__ = real
+    return namedtuple
+
+
+def _checked_fields(cls) -> None:
+    """Field names of a dataclass are pasted into source: exact identifiers only."""
+    if not issubclass(type(cls), type):
+        raise TypeError("dataclass s'applique à une classe")
+    annotations = type.__dict__["__dict__"].__get__(cls).get("__annotations__", {})
+    if type(annotations) is not dict:
+        raise TypeError("dataclass : __annotations__ doit être un dictionnaire")
+    for name in list(dict.keys(annotations)):
+        _identifier(name, "nom de champ")
+
+
+def _dataclass_wrappers(module):
+    real_dataclass, real_make = module.dataclass, module.make_dataclass
+
+    def dataclass(cls=None, /, **options):
+        def wrap(cls):
+            _checked_fields(cls)
+            return real_dataclass(cls, **options)
+
+        return wrap if cls is None else wrap(cls)
+
+    def make_dataclass(cls_name, fields, **options):
+        cls_name = _identifier(cls_name, "nom de classe")
+        checked = []
+        for item in fields:
+            if issubclass(type(item), str):
+                checked.append(_identifier(item, "nom de champ"))
+            else:
+                item = tuple(item)
+                checked.append((_identifier(item[0], "nom de champ"), *item[1:]))
+        return real_make(cls_name, checked, **options)
+
+    dataclass.__doc__, make_dataclass.__doc__ = real_dataclass.__doc__, real_make.__doc__
+    return dataclass, make_dataclass
+
+
+def harden_modules(modules: dict) -> None:
+    """Patch the real modules, in the worker or a child, before any untrusted code runs.
+
+    ``collections.namedtuple`` (also used by ``typing.NamedTuple``) validates its arguments and
+    compiles in a window; ``dataclasses``' code generator (``_create_fn``) compiles in a window
+    and registers what it generates. Never called in the caller's process.
+    """
+    collections = modules.get("collections") or sys.modules.get("collections")
+    if collections is not None and not _builtins.hasattr(collections.namedtuple, "__wrapped_by_sandbox__"):
+        collections.namedtuple = guarded_namedtuple(collections.namedtuple)
+    dataclasses = modules.get("dataclasses")
+    if dataclasses is not None and _builtins.hasattr(dataclasses, "_create_fn") \
+            and not _builtins.hasattr(dataclasses._create_fn, "__wrapped_by_sandbox__"):
+        real_create = dataclasses._create_fn
+
+        def _create_fn(*args, **kwargs):  # strings and values computed by dataclasses
+            open_window()
+            try:
+                function = real_create(*args, **kwargs)
+            finally:
+                close_window()
+            trust_generated(function)
+            return function
+
+        _create_fn.__wrapped_by_sandbox__ = real_create
+        dataclasses._create_fn = _create_fn
+
+
+def _special_exports(name: str, module) -> dict:
+    if name == "functools":
+        update_wrapper, wraps = _functools_wrappers()
+        return {"update_wrapper": update_wrapper, "wraps": wraps}
+    if name == "dataclasses":
+        dataclass, make_dataclass = _dataclass_wrappers(module)
+        return {"dataclass": dataclass, "make_dataclass": make_dataclass}
+    if name == "collections":
+        namedtuple = module.namedtuple
+        if not _builtins.hasattr(namedtuple, "__wrapped_by_sandbox__"):
+            namedtuple = guarded_namedtuple(namedtuple)
+        return {"namedtuple": namedtuple}
+    return {}
 
 
 _WRAPPED = {("operator", "attrgetter"): attrgetter, ("operator", "methodcaller"): methodcaller}
@@ -147,6 +332,8 @@ def _exports(name: str, module) -> dict:
         if value is _MISSING or isinstance(value, ModuleType):
             continue
         exports[attr] = _WRAPPED.get((name, attr), value)
+    special = _special_exports(name, module)
+    exports.update((attr, value) for attr, value in special.items() if attr in exports)
     return exports
 
 
@@ -270,7 +457,12 @@ def make_builtins(views: dict, output: OutputBuffer, namespace: dict,
     table = {k: v for k, v in vars(_builtins).items() if k not in REMOVED}
 
     def eval(source, globals=None, locals=None):  # noqa: A001, A002
-        code = compile_untrusted(exact_str(source, "l'expression"), "<eval>", "eval")
+        source = exact_str(source, "l'expression")
+        open_window()  # parsing and compiling an exact string runs no untrusted code
+        try:
+            code = compile_untrusted(source, "<eval>", "eval")
+        finally:
+            close_window()
         if globals is None:
             scope = namespace
         elif type(globals) is dict:
@@ -278,7 +470,11 @@ def make_builtins(views: dict, output: OutputBuffer, namespace: dict,
             scope["__builtins__"] = dict(table)  # a copy: the caller sees this dictionary
         else:
             raise TypeError("eval : globals doit être un dictionnaire")
-        return _real_eval(code, scope, scope if locals is None else locals)
+        trust_code(code)  # only for the "exec" event of this call
+        try:
+            return _real_eval(code, scope, scope if locals is None else locals)
+        finally:
+            distrust_code(code)
 
     table.update(
         __import__=make_importer(views), print=make_print(output), eval=eval,

@@ -14,16 +14,32 @@ import socket
 from course_utils.sandbox import _worker
 from course_utils.sandbox._worker import _UNKNOWN, SPARES, _pack, _recv_exact
 
+REPLY_DEADLINE = 10.0  # seconds: the worker answers in a millisecond; a stopped one never does
+
+
+class WorkerFailure(RuntimeError):
+    """The worker missed a deadline or went away (French message); it must be replaced."""
+
+
 class ForkClient:
-    """The caller's handle on the worker: spare children on demand (``launch(plan)``)."""
+    """The caller's handle on the worker: spare children on demand (``launch(plan)``).
+
+    Every read from the worker and every write to it has a deadline (:data:`REPLY_DEADLINE`):
+    a worker that misses one (stopped, wedged, dead) raises :class:`WorkerFailure`, and the
+    sandbox kills it and starts another for the next run.
+    """
 
     def __init__(self, startup_timeout: float = 60.0):
         import subprocess
 
         from course_utils.sandbox._spawn import child_environment, python_command
 
+        from course_utils.sandbox._child_os import compile_filter
+
+        bpf, missing = compile_filter()  # here, once: the worker never imports pyseccomp
         mine, theirs = socket.socketpair()
-        command = python_command(_worker.main, theirs.fileno())
+        command = python_command(_worker.main, theirs.fileno(), bpf.hex() if bpf else "",
+                                 missing or "")
         self.proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, pass_fds=(theirs.fileno(),),
                                      env=child_environment(), start_new_session=True)
         theirs.close()
@@ -33,11 +49,15 @@ class ForkClient:
         self.finished: list[int] = []  # children that reported "done": killed with the next ask
         self.asked = 0
         self.last_exit = ""
-        ready, _, _ = select.select([mine], [], [], startup_timeout)
-        hello = _recv_exact(mine, 9)[0] if ready else None
-        if not hello or hello[:1] != b"R":
+        mine.settimeout(startup_timeout)
+        hello = _recv_exact(mine, 9)[0]
+        size = int.from_bytes(hello[5:9], "big") if hello else 0
+        about = _recv_exact(mine, size)[0] if hello and 0 < size < 4096 else None
+        if not hello or hello[:1] != b"R" or about is None:
             self.close()
             raise RuntimeError("le bac à sable n'a pas pu démarrer son processus de travail")
+        self.os_boundary = about.decode("utf-8", "replace")  # what the children get
+        mine.settimeout(REPLY_DEADLINE)  # no read or write on the socket waits longer
         for _ in range(SPARES):
             self._ask_spare()
 
@@ -47,13 +67,21 @@ class ForkClient:
     def _ask_spare(self) -> None:
         kills = [_pack(b"K", pid) for pid in self.finished]
         self.finished.clear()
-        self.sock.sendall(b"".join([*kills, _pack(b"F", 0)]))  # one wake-up of the worker
+        self._send(b"".join([*kills, _pack(b"F", 0)]))  # one wake-up of the worker
         self.asked += 1
+
+    def _send(self, data: bytes) -> None:
+        try:
+            self.sock.sendall(data)
+        except OSError as exc:  # includes the socket's timeout
+            raise WorkerFailure("le processus de travail du bac à sable ne répond plus "
+                                f"({type(exc).__name__})") from None
 
     def _read_reply(self) -> None:
         data, fds = _recv_exact(self.sock, 9)
         if data is None:
-            raise RuntimeError("le processus de travail du bac à sable s'est arrêté")
+            raise WorkerFailure("le processus de travail du bac à sable ne répond plus "
+                                f"(aucune réponse en {REPLY_DEADLINE:g} s, ou arrêté)")
         tag = data[:1]
         pid = int.from_bytes(data[1:5], "big", signed=True)
         value = int.from_bytes(data[5:9], "big", signed=True)
@@ -80,10 +108,8 @@ class ForkClient:
             self._read_reply()
         pid, job_write, channel_read = self.spares.pop(0)
         handle = ChildHandle(channel_read, pid, self)
-        try:
-            send_job(job_write, data)
-        except OSError:  # the spare died (killed from outside): the run reports no result
-            pass
+        if not send_job(job_write, data, REPLY_DEADLINE):
+            self.kill(pid)  # a stopped or dead spare: the run reports no result
         self._ask_spare()  # the next spare is forked while this child runs
         return handle
 
@@ -91,13 +117,13 @@ class ForkClient:
         """Have the worker kill child ``pid``: now, or with the next request for a spare
         (a child that reported ``done`` is already exiting by itself)."""
         if now:
-            self.sock.sendall(_pack(b"K", pid))
+            self._send(_pack(b"K", pid))
         else:
             self.finished.append(pid)
 
     def status(self, pid: int) -> int | None:
         """Exit code of a killed or finished child (negative: signal), None if unknown."""
-        self.sock.sendall(_pack(b"S", pid))
+        self._send(_pack(b"S", pid))
         while pid not in self.statuses:
             self._read_reply()
         code = self.statuses.pop(pid)
@@ -110,12 +136,21 @@ class ForkClient:
             os.close(job_write)  # the spare reads end of file and exits
             os.close(channel_read)
         self.spares.clear()
-        self.sock.close()  # the worker reads end of file and exits
+        self.sock.close()  # the worker reads end of file and exits (it kills its children)
         try:
             self.proc.wait(timeout=2)
         except Exception:  # noqa: BLE001 - subprocess.TimeoutExpired: stop it for good
-            self.proc.kill()
+            self.proc.kill()  # SIGKILL also ends a stopped process
             self.proc.wait()
+
+    def kill_worker(self) -> None:
+        """End a worker that missed a deadline (its children end with it: they read EOF)."""
+        if self.owner == os.getpid():
+            try:
+                self.proc.kill()
+            except OSError:
+                pass
+        self.close()
 
 
 class ChildHandle:

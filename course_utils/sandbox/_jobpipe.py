@@ -25,16 +25,36 @@ def _frame(blob: bytes) -> bytes:
 def pack_job(job: dict, code_blob: bytes, tests_blob: bytes) -> bytes:
     """The message for a spare: settings from ``job``, then the marshalled code and tests."""
     settings = marshal.dumps((job["timeout"], job["memory_mb"], job["output_limit"],
-                              tuple(job["modules"])))
+                              tuple(job["modules"]), job.get("nonce", 0)))
     return b"".join((_frame(settings), _frame(code_blob), _frame(tests_blob)))
 
 
-def send_job(fd: int, data: bytes) -> None:
-    """Write a message made by :func:`pack_job` to a spare's job pipe, then close it."""
+def send_job(fd: int, data: bytes, deadline: float = 10.0) -> bool:
+    """Write a message made by :func:`pack_job` to a spare's job pipe, then close it.
+
+    Never blocks past ``deadline`` seconds (a stopped spare does not read): returns False when
+    the whole message could not be written in time, or the pipe is closed.
+    """
+    import select
+    import time
+
+    limit = time.monotonic() + deadline
     try:
+        os.set_blocking(fd, False)
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            remaining = limit - time.monotonic()
+            if remaining <= 0:
+                return False
+            _, ready, _ = select.select([], [fd], [], remaining)
+            if ready:
+                try:
+                    view = view[os.write(fd, view):]
+                except BlockingIOError:
+                    continue
+        return True
+    except OSError:
+        return False
     finally:
         os.close(fd)
 
@@ -59,10 +79,10 @@ def _read_frames(fd: int, count: int) -> list[bytes]:
 def read_job(fd: int) -> tuple[dict, tuple]:
     """Child side: ``(job, (code, tests))`` from the pipe ``fd`` (the caller then closed it)."""
     settings, code, tests = (marshal.loads(frame) for frame in _read_frames(fd, 3))
-    timeout, memory_mb, output_limit, modules = settings
+    timeout, memory_mb, output_limit, modules, nonce = settings
     program, probes, tests = tests
     job = {"timeout": timeout, "memory_mb": memory_mb, "output_limit": output_limit,
-           "modules": modules}
+           "modules": modules, "nonce": nonce}
     if program is not None:
         job["program"] = program
     else:

@@ -26,6 +26,10 @@ class PlainValueError(Exception):
 
 
 _SCALARS = (type(None), bool, int, float, complex, str, bytes, range)
+# Types are compared by identity, never with ``in`` or ``==`` on a tuple of types: a class
+# whose metaclass says it equals ``int`` must not pass for one.
+_SCALAR_IDS = frozenset(map(id, _SCALARS))
+MAX_SAME_HASH = 32  # values sharing one hash in a set or dict the supervisor rebuilds
 _CONVERT_SCALAR = (  # read a subclass instance through its base type's own slots
     (int, int.__int__),
     (float, float.__float__),
@@ -46,7 +50,7 @@ def to_plain(value, what: str = "la valeur"):
 
     ``what`` names the value in the French error message (e.g. ``"f(3)"``).
     """
-    if type(value) in _SCALARS:  # fast path: most values compared are numbers and strings
+    if id(type(value)) in _SCALAR_IDS:  # fast path: most values compared are numbers, strings
         return value
     budget = [MAX_ITEMS]
 
@@ -55,7 +59,7 @@ def to_plain(value, what: str = "la valeur"):
         if budget[0] < 0:
             raise PlainValueError(f"{what} : donnée trop grande pour être comparée")
         kind = type(item)
-        if kind in _SCALARS:
+        if id(kind) in _SCALAR_IDS:
             return item
         if depth > MAX_DEPTH:
             raise PlainValueError(f"{what} : donnée trop profondément imbriquée")
@@ -123,7 +127,7 @@ def compare(op: str, left, right) -> bool:
         return left is right
     if op == "is not":
         return left is not right
-    if type(left) in _SCALARS and type(right) in _SCALARS and op in _ORDER:
+    if id(type(left)) in _SCALAR_IDS and id(type(right)) in _SCALAR_IDS and op in _ORDER:
         try:
             return _ORDER[op](left, right)  # exact built-in scalars: nothing to copy
         except TypeError:
@@ -152,7 +156,7 @@ def describe(value, limit: int = 200) -> str:
 def encode(value):
     """Plain value -> JSON-ready structure (assumes ``value`` came from :func:`to_plain`)."""
     kind = type(value)
-    if value is None or kind in (bool, int, str):
+    if value is None or kind is bool or kind is int or kind is str:
         return value
     if kind is float:
         if value != value or value in (float("inf"), float("-inf")):
@@ -177,12 +181,29 @@ def encode(value):
     raise PlainValueError(f"valeur non transmissible : {type_name(value)}")
 
 
+def _few_collisions(items: list) -> list:
+    """``items`` if a set or dict of them can be built in linear time, else ValueError.
+
+    Values sent by the child could be chosen to share one hash (building their set would take
+    quadratic time in the caller); the supervisor counts hashes first, in linear time.
+    """
+    if len(items) > MAX_SAME_HASH:
+        counts: dict = {}
+        for item in items:
+            key = hash(item)  # plain values: hashed by the built-in types' own C code
+            seen = counts.get(key, 0) + 1
+            if seen > MAX_SAME_HASH:
+                raise ValueError("valeur refusée : trop de collisions de hachage")
+            counts[key] = seen
+    return items
+
+
 def decode(data, depth: int = 0):
     """JSON structure -> plain value; raises ValueError on anything unexpected."""
     if depth > MAX_DEPTH + 2:
         raise ValueError("structure trop profonde")
     kind = type(data)
-    if data is None or kind in (bool, int, float, str):
+    if data is None or kind is bool or kind is int or kind is float or kind is str:
         return data
     if kind is not list or len(data) != 2 or type(data[0]) is not str:
         raise ValueError("valeur mal formée")
@@ -201,10 +222,10 @@ def decode(data, depth: int = 0):
     if tag == "t":
         return tuple(items)
     if tag == "s":
-        return set(items)
+        return set(_few_collisions(items))
     if tag == "fs":
-        return frozenset(items)
-    if tag == "c" and len(items) == 2 and all(type(x) in (int, float) for x in items):
+        return frozenset(_few_collisions(items))
+    if tag == "c" and len(items) == 2 and all(type(x) is int or type(x) is float for x in items):
         return complex(items[0], items[1])
     if tag == "d":
         pairs = []
@@ -212,5 +233,6 @@ def decode(data, depth: int = 0):
             if type(pair) is not list or len(pair) != 2:
                 raise ValueError("valeur mal formée")
             pairs.append((decode(pair[0], depth + 1), decode(pair[1], depth + 1)))
+        _few_collisions([key for key, _ in pairs])
         return dict(pairs)
     raise ValueError("valeur mal formée")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import marshal
+import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -151,13 +152,38 @@ def judge_expression(skeleton, probes: list[str], results: list) -> str | None:
     return "condition fausse" + (f" (valeurs obtenues : {' ; '.join(values)})" if values else "")
 
 
-def _check_tests_type(tests) -> None:
-    if isinstance(tests, str):
-        return
-    if isinstance(tests, (list, tuple)) and all(isinstance(t, str) for t in tests):
-        return
-    raise PlanError("tests doit être une liste d'expressions (chaînes) "
+MAX_TESTS = 5_000  # expression tests in one run
+MAX_TESTS_CHARS = 200_000  # all test sources together (like the code: see _static)
+
+
+def _exact_str(value):
+    """``value`` as an exact ``str`` (a subclass is read through ``str``), or None."""
+    if type(value) is str:
+        return value
+    if issubclass(type(value), str):
+        return str.__str__(value)
+    return None
+
+
+def _checked_tests(tests):
+    """The tests as exact strings (a program, or a list of expressions); PlanError otherwise."""
+    bad = PlanError("tests doit être une liste d'expressions (chaînes) "
                     "ou un programme d'assertions (une chaîne)")
+    program = _exact_str(tests)
+    if program is not None:
+        size = len(program)
+    elif type(tests) is list or type(tests) is tuple:
+        if len(tests) > MAX_TESTS:
+            raise PlanError(f"trop de tests ({len(tests)}, maximum {MAX_TESTS})")
+        tests = [_exact_str(test) for test in tests]
+        if any(test is None for test in tests):
+            raise bad
+        size = sum(map(len, tests))
+    else:
+        raise bad
+    if size > MAX_TESTS_CHARS:
+        raise PlanError(f"tests trop longs ({size} caractères, maximum {MAX_TESTS_CHARS})")
+    return program if program is not None else tests
 
 
 def _compiled(tree, filename: str, mode: str, *, tests: bool, uses_format: bool):
@@ -244,8 +270,9 @@ def _recall(cache: OrderedDict, key):
 
 
 def _test_plan(tests) -> TestPlan:
-    key = tests if isinstance(tests, str) else tuple(tests)
-    cached = _recall(_TESTS_CACHE, key)
+    key = tests if type(tests) is str else tuple(tests)
+    with _LOCK:
+        cached = _recall(_TESTS_CACHE, key)
     if cached is not None:
         return cached
     tree = error = None
@@ -278,13 +305,15 @@ def _test_plan(tests) -> TestPlan:
             trees.append([ast.Expression(probe) for probe in probes])
         plan = TestPlan.build(len(tests), list(tests), skeletons, all_probes, None, trees,
                               modules)
-    _remember(_TESTS_CACHE, key, plan, CACHE_SIZE)
+    with _LOCK:
+        _remember(_TESTS_CACHE, key, plan, CACHE_SIZE)
     return plan
 
 
 def _code_plan(code) -> CodePlan:
-    cacheable = isinstance(code, str) and len(code) <= CODE_CACHE_MAX_CHARS
-    cached = _recall(_CODE_CACHE, code) if cacheable else None
+    cacheable = type(code) is str and len(code) <= CODE_CACHE_MAX_CHARS
+    with _LOCK:
+        cached = _recall(_CODE_CACHE, code) if cacheable else None
     if cached is not None:
         return cached
     tree, error = parse_source(code)
@@ -301,22 +330,27 @@ def _code_plan(code) -> CodePlan:
             blob = None if error else marshal.dumps(compiled)
             plan = CodePlan(None, frozenset(modules), blob, error)
     if cacheable:
-        _remember(_CODE_CACHE, code, plan, CODE_CACHE_SIZE)
+        with _LOCK:
+            _remember(_CODE_CACHE, code, plan, CODE_CACHE_SIZE)
     return plan
 
 
 def make_plan(code, tests, *, timeout: float, memory_mb: int, output_limit: int = 20_000) -> Plan:
-    """Check the inputs and the code, split the tests; raise PlanError on bad tests."""
-    _check_tests_type(tests)
-    if not isinstance(timeout, (int, float)) or not timeout > 0:
+    """Check the inputs and the code, split the tests; raise PlanError on bad tests.
+
+    The cost is linear in the inputs, which are capped (code and tests: 200,000 characters
+    each); the caches' lock is never held while a new program or test set is analysed.
+    """
+    tests = _checked_tests(tests)
+    code = _exact_str(code) if issubclass(type(code), str) else code  # else refused below
+    if type(timeout) is not int and type(timeout) is not float or not timeout > 0:
         raise PlanError("timeout doit être un nombre de secondes positif")
-    if not isinstance(memory_mb, int) or memory_mb < 16:
+    if type(memory_mb) is not int or memory_mb < 16:
         raise PlanError("memory_mb doit être un entier (au moins 16)")
-    with _LOCK:
-        tests_plan = _test_plan(tests)
-        code_plan = _code_plan(code)
+    tests_plan = _test_plan(tests)
+    code_plan = _code_plan(code)
     job = {"code": code, "timeout": float(timeout), "memory_mb": memory_mb,
-           "output_limit": output_limit}
+           "output_limit": output_limit, "nonce": secrets.randbits(62)}
     if tests_plan.program is not None:
         job["program"] = tests_plan.program
     else:

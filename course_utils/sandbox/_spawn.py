@@ -24,19 +24,35 @@ def package_parent() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(course_utils.__file__)))
 
 
+def binding_paths() -> list[str]:
+    """Folders of the optional packages the child side imports (pyseccomp), found without
+    importing them; appended after the standard library."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("pyseccomp")
+    except (ImportError, ValueError):
+        return []
+    if spec is None or not spec.origin:
+        return []
+    return [os.path.dirname(os.path.abspath(spec.origin))]
+
+
 def python_command(function, *args) -> list[str]:
     """Command line of a fresh interpreter running ``function(*args)`` (a module-level function).
 
     No site-packages (``-S``), no current directory on ``sys.path`` (a student's ``random.py``
-    must not shadow the standard library); course_utils is found after the standard library.
+    must not shadow the standard library); course_utils (and pyseccomp) are found after the
+    standard library.
     The module and name come from the function object itself: renaming a module cannot leave a
     stale string behind.
     """
     module, name = function.__module__, function.__qualname__
     if "." in name or "<" in name:
         raise ValueError(f"not a module-level function: {module}.{name}")
+    paths = [package_parent(), *binding_paths()]
     boot = ("import sys; sys.path[:] = [p for p in sys.path if p]; "
-            f"sys.path.append({package_parent()!r}); "
+            f"sys.path.extend({paths!r}); "
             f"from {module} import {name}; {name}({', '.join(map(repr, args))})")
     return [sys.executable, "-s", "-S", "-c", boot]
 
@@ -52,7 +68,10 @@ class SpawnHandle:
     """A spawned child: job on its stdin, result channel on its stdout (read by a thread)."""
 
     def __init__(self, plan: Plan):
-        job = plan.job
+        from course_utils.sandbox._child_os import compile_filter
+
+        bpf, missing = compile_filter()
+        job = dict(plan.job, bpf=bpf.hex() if bpf else "", bpf_missing=missing or "absent")
         flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)
         command = python_command(spawn_main)
         self.proc = subprocess.Popen(
@@ -60,10 +79,16 @@ class SpawnHandle:
             env=child_environment(), creationflags=flags)
         self.chunks: queue.Queue = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
+        data = json.dumps(job).encode("utf-8")
+        # Written by a thread: a child that does not read (stopped) cannot block the caller,
+        # whose wait is bounded by the supervisor's deadline.
+        threading.Thread(target=self._feed, args=(data,), daemon=True).start()
+
+    def _feed(self, data: bytes) -> None:
         try:
-            self.proc.stdin.write(json.dumps(job).encode("utf-8"))
+            self.proc.stdin.write(data)
             self.proc.stdin.close()
-        except OSError:  # the child died before reading its job: collect() sees EOF
+        except (OSError, ValueError):  # the child died before reading its job: EOF for collect()
             pass
 
     def _pump(self) -> None:

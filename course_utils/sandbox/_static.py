@@ -24,6 +24,7 @@ from course_utils.sandbox._policy import ALLOWED_MODULES
 
 MAX_SOURCE_CHARS = 200_000
 MAX_DEPTH = 250
+MAX_REASONS = 20  # refusal reasons reported (the rest are counted)
 
 SAFE_DUNDER_ATTRS = frozenset(
     {
@@ -93,9 +94,12 @@ def format_refusal(template: str) -> str | None:
     """French reason why a ``str.format`` template is refused (attribute walk), or None."""
     import _string
 
-    pending = [template]
+    # str.format reads one level of nested fields in a format spec ("{0:{1}}") and refuses a
+    # deeper one (« Max string recursion exceeded »): two levels are read here, so the cost is
+    # linear in the template (a deeper spec would make str.format raise anyway).
+    pending = [(template, 0)]
     while pending:
-        text = pending.pop()
+        text, level = pending.pop()
         try:
             parts = list(_string.formatter_parser(text))
         except (ValueError, TypeError):
@@ -110,8 +114,8 @@ def format_refusal(template: str) -> str | None:
                 for is_attribute, key in steps:
                     if is_attribute and attribute_refusal(str(key)):
                         return f"chaîne de format interdite dans le bac à sable : accès à l'attribut {key}"
-            if spec:
-                pending.append(spec)
+            if spec and "{" in spec and level < 2:
+                pending.append((spec, level + 1))
     return None
 
 
@@ -222,11 +226,10 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
         if node.id not in bound:
             refuse(node, DANGEROUS_BUILTINS[node.id])
     found.sort(key=lambda item: item[0])
-    reasons: list[str] = []
-    for _, reason in found:
-        if reason not in reasons:
-            reasons.append(reason)
-    return reasons, uses_format
+    unique = list(dict.fromkeys(reason for _, reason in found))  # linear, in source order
+    if len(unique) > MAX_REASONS:
+        unique = unique[:MAX_REASONS] + [f"… et {len(unique) - MAX_REASONS} autres refus"]
+    return unique, uses_format
 
 
 def check_tree(tree: ast.AST) -> list[str]:

@@ -47,9 +47,14 @@ def describe_exit(code: int | None) -> str:
     return f"code de sortie {code}"
 
 
-def collect(handle, timeout: float, startup_timeout: float) -> Outcome:
-    """Read the channel until ``done``, end of file, deadline or abuse; then kill and reap."""
-    out, buffer, total = Outcome(), bytearray(), 0
+def collect(handle, timeout: float, startup_timeout: float, nonce: int = 0) -> Outcome:
+    """Read the channel until ``done``, end of file, deadline or abuse; then kill and reap.
+
+    Only records of the protocol count: length-prefixed ASCII JSON objects carrying this run's
+    ``nonce`` and consecutive sequence numbers from 0. Anything else on the channel (bytes
+    written by other means than the runner's sender) makes the run « illisible ».
+    """
+    out, buffer, total, expected = Outcome(), bytearray(), 0, 0
     start = time.monotonic()
     ready_at = start if getattr(handle, "started", False) else None
     while not (out.done or out.problem):
@@ -76,8 +81,9 @@ def collect(handle, timeout: float, startup_timeout: float) -> Outcome:
             elif len(buffer) < 4 + size:
                 break
             else:
-                record = _parse(bytes(buffer[4:4 + size]))
+                record = _parse(bytes(buffer[4:4 + size]), nonce, expected)
                 del buffer[:4 + size]
+                expected += 1
                 if record is None:
                     out.problem = "malformed"
                 elif record["k"] == "ready" and ready_at is None:
@@ -90,12 +96,16 @@ def collect(handle, timeout: float, startup_timeout: float) -> Outcome:
     return out
 
 
-def _parse(payload: bytes):
+def _parse(payload: bytes, nonce: int, sequence: int):
     try:
         record = json.loads(payload.decode("ascii"))
     except (ValueError, RecursionError):
         return None
     if type(record) is not dict or type(record.get("k")) is not str:
+        return None
+    if type(record.get("n")) is not int or record["n"] != nonce:
+        return None
+    if type(record.get("s")) is not int or record["s"] != sequence:
         return None
     return record
 
@@ -189,4 +199,4 @@ def supervise(request: dict, launch, mode: str = "fork") -> dict:
     handle = launch(plan)
     if isinstance(handle, str):  # the worker could not compile the code: nothing was run
         return _result(plan, error=f"erreur au chargement du code : {handle}")
-    return verdict(plan, collect(handle, plan.timeout, STARTUP_TIMEOUT[mode]))
+    return verdict(plan, collect(handle, plan.timeout, STARTUP_TIMEOUT[mode], plan.job["nonce"]))

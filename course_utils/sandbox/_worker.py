@@ -132,22 +132,34 @@ def _loop(sock, guard, world, reaped: dict, living: set, reap) -> None:
                 sock.sendall(_pack(b"S", pid, reaped.get(pid, _UNKNOWN)))
 
 
-def main(fd: int) -> None:
-    """Worker entry point; ``fd`` is the socket shared with the caller."""
-    from course_utils.sandbox._child_builtins import build_views
+def main(fd: int, bpf_hex: str = "", missing: str = "") -> None:
+    """Worker entry point; ``fd`` is the socket shared with the caller, ``bpf_hex`` the seccomp
+    program the caller compiled (or ``missing``: why there is none)."""
+    import time
+
+    from course_utils.sandbox import _child_os
     from course_utils.sandbox._child import RUNNER_FILES, World
     from course_utils.sandbox._child_audit import install_audit_hook
+    from course_utils.sandbox._child_builtins import build_views, harden_modules
     from course_utils.sandbox._policy import preload
     from course_utils.sandbox._worker_rehearsal import rehearse
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller's Ctrl-C is not ours
     sock = socket.socket(fileno=fd)
-    views = build_views(preload())
+    modules = preload()
+    harden_modules(modules)
+    views = build_views(modules)
     rehearse(views)  # the interpreter's warm-up, paid once here rather than by every child
-    world = World(views)
+    time.localtime()  # the C library reads the time zone now: a locked child cannot open files
+    boundary = _child_os.prepare(bytes.fromhex(bpf_hex) if bpf_hex else None, missing or "absent")
+    world = World(views, _child_os.probe(boundary))
+    # Every class alive now (allowed modules, views, the runner's own) becomes immutable: the
+    # untrusted code cannot patch random.Random.randrange or a module view's class.
+    _child_os.freeze_types(_child_os.all_heap_types())
     guard = install_audit_hook(RUNNER_FILES)
     try:
-        sock.sendall(_pack(b"R", os.getpid(), 0))
+        boundary = world.boundary.describe().encode("utf-8")  # told to the caller
+        sock.sendall(_pack(b"R", os.getpid(), len(boundary)) + boundary)
         _serve(sock, guard, world)
     except OSError:  # the caller went away while we answered
         pass

@@ -2,6 +2,7 @@
 
 Used by the ``react`` and ``tool_use`` skills; reads requests through ``..understanding``:
 
+* ``intents`` — the data: ``Intent`` (one thing asked), ``Deferred`` (an argument still to come);
 * ``selection`` — from a request to *intents*: which tool serves each part, with which arguments;
 * ``deferral`` — an argument described instead of given is read from another tool's result first;
 * ``planning`` — the next calls from the intents and the conversation so far (``decide``);

@@ -10,15 +10,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...text import fold
 from ..understanding import lexicon
-from . import phrasing
 from ..understanding.arguments import describe_param
 from ..understanding.expressions import format_number
+from ..understanding.nlu import concepts_of
+from ..understanding.schemas import ToolInfo, split_name
+from . import phrasing
 from .history import Episode, Observation
-from ..understanding.nlu import concepts_of, fold
 from .planning import Call, Plan
 from .relevance import question_kind
-from ..understanding.schemas import ToolInfo, split_name
 from .selection import Intent
 
 _LABELS = (  # first concept found wins: a travel *time* is a route, not a clock

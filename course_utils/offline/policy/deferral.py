@@ -20,34 +20,17 @@ value is known. The source tool is called first, as its own intent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from ...text import fold, words
 from ..understanding import lexicon, nlu, references
 from ..understanding.arguments import date_only, extract
+from ..understanding.schemas import ToolInfo, score_tool, tool_keys
 from .history import Episode, Observation
-from ..understanding.nlu import fold, words
-from .records import (ID_KEYS, clock, duration_minutes, end, items_of, matching_item, place,
-                      select, start)
-from ..understanding.schemas import ToolInfo, tool_keys
+from .intents import Deferred, Intent
+from .records import ID_KEYS, clock, duration_minutes, end, items_of, matching_item, place, select, start
 
 THRESHOLD = 1.0
-
-
-@dataclass(frozen=True)
-class Deferred:
-    """A parameter whose value will come from ``source``'s result."""
-
-    param: str
-    kind: str  # "place", "time", "end", "arrival" or "id"
-    source: str  # the tool whose result holds the value
-    subject: str = ""  # what holds it, in the user's words (« prochaine réunion », « café »)
-    selector: str | None = None  # "last", "next", "first"
-
-    def describe(self) -> str:
-        if self.kind == "arrival":
-            return f"heure d'arrivée, d'après {self.source}"
-        return f"{self.subject}, d'après {self.source}" if self.subject else (
-            f"d'après {self.source}")
 
 
 # --------------------------------------------------------------------------- attaching
@@ -72,8 +55,6 @@ def usable_references(text: str) -> list[references.Reference]:
 
 
 def _best_source(subject: str, tools: list[ToolInfo], exclude: set[str]) -> ToolInfo | None:
-    from .selection import score_tool
-
     ranked = sorted(((score_tool(t, subject), -i, t) for i, t in enumerate(tools)
                      if t.name not in exclude and not t.is_finish), key=lambda x: x[:2],
                     reverse=True)
@@ -91,8 +72,6 @@ def _travel_tool(tools: list[ToolInfo], exclude: set[str]) -> ToolInfo | None:
 
 
 def _search_tool(tools: list[ToolInfo], clause: str, exclude: set[str]) -> ToolInfo | None:
-    from .selection import score_tool
-
     found = [t for t in tools if t.name not in exclude and not t.is_finish
              and tool_keys(t).get("#search", 0) >= 1 and any(p.type == "string" for p in t.params)]
     return max(found, key=lambda t: score_tool(t, clause), default=None)
@@ -108,8 +87,6 @@ def _query_words(clause: str, tool: ToolInfo) -> str:
 
 
 def _source_intent(tool: ToolInfo, text: str, query: str = ""):
-    from .selection import Intent
-
     if query:
         param = next((p for p in tool.params if p.kind == "query"),
                      next(p for p in tool.params if p.type == "string"))

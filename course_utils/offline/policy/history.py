@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ...text import fold
 from ..skills import content_text
-from ..understanding.nlu import fold
 from ..understanding.schemas import FINISH_NAMES
 
 _ERROR_TYPES = (

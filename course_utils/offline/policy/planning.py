@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from ...text import fold
 from ..understanding import expressions
-from . import deferral
 from ..understanding.arguments import default_value
-from .history import Episode, Observation, number_in, same_arguments, same_value
-from ..understanding.nlu import fold
 from ..understanding.schemas import ToolInfo
+from . import deferral
+from .history import Episode, Observation, number_in, same_arguments, same_value
 from .selection import Intent
 
 _LEFT = ("a", "x", "first", "base", "n1", "num1", "number1", "left", "minuend", "dividend",

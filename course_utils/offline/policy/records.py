@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..understanding import nlu
-from ..understanding.nlu import fold, words
+from ...text import fold, prefix_key, words
 from ..understanding.schemas import split_name
 
 _PLACE_KEYS = frozenset("""
@@ -117,11 +116,11 @@ def duration_minutes(data) -> float | None:
 
 def matching_item(items: list[dict], query: str) -> dict | None:
     """The record sharing most words with ``query`` (the first one on a tie)."""
-    wanted = {nlu.stem(w) for w in words(query)}
+    wanted = {prefix_key(w) for w in words(query)}
 
     def overlap(item: dict) -> int:
         text = " ".join(str(v) for v in item.values() if isinstance(v, str))
-        return len(wanted & {nlu.stem(w) for w in words(text)})
+        return len(wanted & {prefix_key(w) for w in words(text)})
 
     ranked = sorted(enumerate(items), key=lambda x: (-overlap(x[1]), x[0]))
     return ranked[0][1] if ranked else None

@@ -28,8 +28,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...text import fold, prefix_key, words
 from ..understanding import lexicon, polarity
-from ..understanding.nlu import fold, is_request_verb, stem, words
+from ..understanding.nlu import is_request_verb
 
 THRESHOLD = 4.0
 CUE_WEIGHT = 3.0
@@ -95,7 +96,7 @@ def asked_unit(task: str) -> str | None:
     word = match.group(1)
     if word in ("temps",):
         return None
-    return stem(word)
+    return prefix_key(word)
 
 
 def task_terms(task: str) -> Terms:
@@ -114,16 +115,16 @@ def task_terms(task: str) -> Terms:
         if word.isdigit() or (word[0].isupper() and not starts_sentence):
             hard.append(folded)
         else:
-            soft.append(stem(folded))
+            soft.append(prefix_key(folded))
     kind = question_kind(task)
-    verbs = tuple(stem(v) for v in polarity.question_verbs(task)) if kind == "yesno" else ()
+    verbs = tuple(prefix_key(v) for v in polarity.question_verbs(task)) if kind == "yesno" else ()
     return Terms(tuple(dict.fromkeys(hard)), tuple(dict.fromkeys(soft)), kind, asked_unit(task),
                  verbs)
 
 
 def _present(text: str) -> set[str]:
     found = words(text)
-    return set(found) | {stem(w) for w in found}
+    return set(found) | {prefix_key(w) for w in found}
 
 
 def overlap(terms: Terms, text: str) -> int:
@@ -161,7 +162,7 @@ def has_cue(terms: Terms, sentence: str) -> bool:
             if terms.unit is None:
                 return True
             around = words(folded[max(0, match.start() - 30): match.end() + 30])
-            if any(stem(w) == terms.unit or w == terms.unit for w in around):
+            if any(prefix_key(w) == terms.unit or w == terms.unit for w in around):
                 return True
         return False
     return False

@@ -35,15 +35,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...text import fold, words
 from ..understanding import lexicon
+from ..understanding.nlu import key_terms, keys
+from ..understanding.schemas import ToolInfo, score_tool, split_name, tool_keys
 from . import phrasing
 from .history import Episode, Observation
-from ..understanding.nlu import fold, key_terms, keys, words
 from .planning import Call
-from .relevance import (Terms, answering_sentences, best_sentence, names_subject, overlap,
-                        task_terms, verdict)
-from ..understanding.schemas import ToolInfo, split_name, tool_keys
-from .selection import score_tool
+from .relevance import Terms, answering_sentences, best_sentence, names_subject, overlap, task_terms, verdict
 
 _ID_KEYS = ("id", "page_id", "doc_id", "document_id", "url", "slug", "ref", "reference")
 _TITLE_KEYS = ("title", "titre", "name", "nom", "headline")

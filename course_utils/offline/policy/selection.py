@@ -13,40 +13,16 @@ prochaine réunion ») is deferred to the tool whose result will hold it (``defe
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from ..understanding import expressions, nlu, references
-from . import deferral
 from ..understanding.arguments import enum_default, extract, value_fits
+from ..understanding.schemas import ToolInfo, score_tool, tool_keys
+from . import deferral
 from .history import same_value
-from ..understanding.schemas import ToolInfo, tool_keys
+from .intents import Intent
 
 THRESHOLD = 1.0
-
-
-@dataclass(frozen=True)
-class Intent:
-    """One thing the user asked: a call to ``tool`` (or an arithmetic ``expression``)."""
-
-    clause: str
-    tool: str | None
-    arguments: dict = field(default_factory=dict)
-    missing: tuple[str, ...] = ()
-    expression: expressions.Expr | None = None
-    operators: tuple[tuple[str, str], ...] = ()  # op name -> tool name, for expressions
-    deferred: tuple[deferral.Deferred, ...] = ()  # arguments a tool result will give
-
-
-def score_tool(tool: ToolInfo, clause: str) -> float:
-    """How well a clause's words (quoted data excluded) match a tool's vocabulary."""
-    text = clause
-    for span in nlu.quoted(clause):
-        text = text.replace(span.text, " ")
-    weights = tool_keys(tool)
-    total = 0.0
-    for word in set(nlu.content_words(text)):
-        total += max((weights.get(k, 0.0) for k in nlu.keys(word)), default=0.0)
-    return total
 
 
 def best_tool(tools: list[ToolInfo], clause: str) -> tuple[ToolInfo | None, float]:

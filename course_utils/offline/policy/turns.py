@@ -9,11 +9,11 @@ answer, question, refusal, greeting, or a partial answer saying what is missing)
 from __future__ import annotations
 
 from ..understanding import nlu
+from ..understanding.schemas import ToolInfo
 from . import answers, phrasing
 from .history import Episode
 from .planning import Call, Plan
 from .selection import Intent, fallback_intent, forced_intent
-from ..understanding.schemas import ToolInfo
 
 
 def forced_name(tool_choice) -> str | None:

@@ -7,6 +7,11 @@ returns them in the order the server tries them (``SKILL_ORDER``):
   observation, until ``finish``;
 * ``tool_use`` — any other request with ``tools``: function calling, then a French answer from the
   tool results only;
+* ``code`` — a request to write a known function (bank problems, HumanEval): a fenced block,
+  right with a per-problem probability, repairs, reflections (issue 10);
+* ``game24`` — Game-of-24 prompts (propose / value / direct / chain of thought; the course's
+  French formats and the Tree-of-Thoughts paper's English ones);
+* ``arithmetic`` — word problems and arithmetic questions: short reasoning, ``Réponse : N``;
 * ``chat`` — anything else: short honest answers (« Réponds uniquement par : OK » → ``OK``).
 
 What the skills share lives beside them: ``..understanding`` reads requests and tool schemas
@@ -63,13 +68,15 @@ class SkillContext:
     temperature: float = 0.0
     sample_index: int = 0
     rng: random.Random = field(default_factory=lambda: random.Random(0), compare=False)
+    # The model's ``competence_params.Competence`` (None: the defaults for ``model``).
+    competence: Any = field(default=None, compare=False)
 
 
 Skill = Callable[[dict, SkillContext], Union[Step, None]]
 
 
 # Module names, in the order the server tries them; ``chat`` answers anything, so it comes last.
-SKILL_ORDER: tuple[str, ...] = ("react", "tool_use", "chat")
+SKILL_ORDER: tuple[str, ...] = ("react", "tool_use", "code", "game24", "arithmetic", "chat")
 
 
 def default_skills() -> list[Skill]:

@@ -14,8 +14,8 @@ At temperature 0 the wording is fixed; at temperature > 0 it varies through ``ct
 from __future__ import annotations
 
 import re
-import unicodedata
 
+from ...text import fold
 from . import SkillContext, content_text, last_user_text
 
 _ONLY_REPLY = re.compile(
@@ -60,11 +60,6 @@ _HONEST_CLOSINGS = (
 )
 
 
-def _fold(text: str) -> str:
-    folded = unicodedata.normalize("NFKD", text.lower())
-    return "".join(ch for ch in folded if not unicodedata.combining(ch))
-
-
 def _pick(options: tuple[str, ...], ctx: SkillContext) -> str:
     if ctx.temperature <= 0:
         return options[0]
@@ -106,7 +101,7 @@ def respond(request: dict, ctx: SkillContext) -> str:
             answer = only_reply(content_text(message.get("content")))
     if answer is not None:
         return answer
-    folded = _fold(text)
+    folded = fold(text)
     if _starts_with(folded, _THANKS):
         return _pick(_THANKS_REPLIES, ctx)
     if _starts_with(folded, _GREETINGS) and len(folded.split()) <= 6:

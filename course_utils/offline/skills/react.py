@@ -1,7 +1,8 @@
 """The *ReAct* skill: thought, action, observation, until ``finish``.
 
 Recognises a request whose tools include ``finish`` (as ``course_utils.agent.run_agent`` always
-adds), or, without tools, a system prompt describing the ReAct text format (see ``understanding.react_format``).
+adds), or, without tools, a system prompt describing the ReAct text format
+(see ``understanding.react_format``).
 Each turn carries a one-line French thought as ``content`` and the next action:
 
 * with a search tool and a page reader: documentary research (``research``);
@@ -24,12 +25,12 @@ from __future__ import annotations
 from functools import partial
 
 from ..policy import answers, phrasing, research
-from ..understanding import nlu, react_format
 from ..policy.history import Episode, episode
 from ..policy.planning import Call, Plan, decide
-from ..understanding.schemas import ToolInfo, tool_infos
 from ..policy.selection import plan_intents
 from ..policy.turns import forced_name, listing, mandatory_call, text_answer
+from ..understanding import nlu, react_format
+from ..understanding.schemas import ToolInfo, tool_infos
 
 
 def _finish_call(finish: ToolInfo, text: str) -> Call:

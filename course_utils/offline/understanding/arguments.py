@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...text import fold, words
 from . import expressions, lexicon, nlu
-from .nlu import Number, Span, fold, keys
+from .nlu import Number, Span, keys
 from .schemas import Param, ToolInfo, tool_keys
 
 _LANGUAGES = {
@@ -64,7 +65,7 @@ def remainder(clause: str, tool: ToolInfo, exclude: list[Span]) -> str | None:
 
 
 def _param_cues(param: Param) -> tuple[set[str], set[str]]:
-    tokens = param.name_words + nlu.words(param.description)
+    tokens = param.name_words + words(param.description)
     categories = {lexicon.PARAM_CUES[t] for t in tokens if t in lexicon.PARAM_CUES}
     name_keys = {k for t in param.name_words for k in keys(t)}
     return categories, name_keys
@@ -124,10 +125,6 @@ def _place(clause: str, exclude: list[Span], others: list[str]) -> Span | None:
     return None
 
 
-def _ids(text: str) -> list[str]:
-    return re.findall(r"(?<![\w-])(?=[\w-]*\d)[A-Za-z][\w-]*\d[\w-]*|#\d+", text)
-
-
 def _string_value(param: Param, tool: ToolInfo, clause: str, others: list[str],
                   blocks: list[Span], exclude: list[Span], weak: bool = True):
     kind = param.kind
@@ -162,7 +159,7 @@ def _string_value(param: Param, tool: ToolInfo, clause: str, others: list[str],
     if kind == "expression":
         return expressions.expression_text(clause)
     if kind == "language":
-        found = [code for word, code in _LANGUAGES.items() if word in nlu.words(clause)]
+        found = [code for word, code in _LANGUAGES.items() if word in words(clause)]
         return found[0] if found else None
     if kind == "email":
         match = re.search(r"[\w.+-]+@[\w-]+\.[\w.]+", clause)
@@ -171,7 +168,7 @@ def _string_value(param: Param, tool: ToolInfo, clause: str, others: list[str],
         match = re.search(r"https?://\S+", clause)
         return match.group(0).rstrip(".,)") if match else None
     if kind == "id":
-        ids = [b.value for b in blocks] or _ids(clause)
+        ids = [b.value for b in blocks] or [s.value for s in nlu.identifiers(clause, exclude)]
         return ids[0] if ids else None
     if kind == "query":
         found = nlu.topic(clause) or (blocks[0].value if blocks else None)
@@ -184,7 +181,11 @@ def _string_value(param: Param, tool: ToolInfo, clause: str, others: list[str],
     if kind == "text":
         return blocks[0].value if blocks else None
     quoted = nlu.quoted(clause)
-    return quoted[0].value if quoted else None
+    if quoted:
+        return quoted[0].value
+    # a string of unknown kind (« ticker », « flight »): a code the user wrote, if any
+    codes = nlu.identifiers(clause, exclude)
+    return codes[0].value if codes else None
 
 
 _CLOCK_WORDS = frozenset("heure heures hour hours hh horaire hhmm clock".split())
@@ -192,7 +193,7 @@ _DATE_WORDS = frozenset("date jour day days datetime jours journee".split())
 
 
 def _param_words(param: Param) -> set[str]:
-    return set(param.name_words) | set(nlu.words(param.description))
+    return set(param.name_words) | set(words(param.description))
 
 
 def clock_only(param: Param) -> bool:

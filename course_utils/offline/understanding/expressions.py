@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from .nlu import fold
+from ...text import fold
 
 OPS = ("add", "subtract", "multiply", "divide", "power")
 SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "power": "**"}

@@ -1,13 +1,16 @@
 """Word lists the offline model's language understanding relies on (data only, no logic).
 
-Everything is written accent-folded and lower-case (see ``nlu.fold``), except display names.
+Everything is written accent-folded and lower-case (see ``course_utils.text.fold``), except
+display names.
 The lists are small on purpose: the simulator must stay readable. They are bilingual (French
 requests, tool schemas often written in English).
 """
 
 from __future__ import annotations
 
-# Concepts: a French or English word (or its 5-letter stem) -> the concepts it evokes. Tool names,
+from ...text import STOP_WORDS
+
+# Concepts: a French or English word (or its ``text.prefix_key``) -> the concepts it evokes. Tool names,
 # descriptions and user requests are all mapped through this table, so « météo » meets ``weather``.
 CONCEPTS: dict[str, tuple[str, ...]] = {
     "weather": (
@@ -71,21 +74,18 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "finish": ("finish", "final", "answer", "reponse", "terminer", "termine", "done"),
 }
 
-# Words that carry no meaning for tool selection (folded). Generic verbs of request included.
-STOPWORDS = frozenset(
+# Words of a request that name no tool and no value: generic verbs of request and politeness,
+# tool-description filler (folded). Added to the grammatical ``text.STOP_WORDS``.
+REQUEST_FILLER = frozenset(
     """
-    a au aux avec ce ces cet cette d de des du dans elle en et est etre eu il ils je j l la le
-    les leur lui m ma mais me mes moi mon ne ni nous on ou par pas pour qu que qui quoi s sa se
-    ses si son sur t ta te tes toi ton tu un une vos votre vous y c ca ceci cela
-    quel quelle quels quelles combien comment ou quand pourquoi est-ce
     donne donner dis dire fais faire fait peux peut pouvez veux voudrais voulez merci stp svp
-    aussi puis ensuite alors tout tous toute toutes moi-meme sont ont avez as ai sera reste
-    restent
-    get set the of to in for and or an is are be with from by on at this that it its please
-    me my you your what which how when where who give return returns tool outil function
+    moi-meme reste restent please give return returns tool outil function get set
     renvoie retourne fournit obtenir obtient donnees given current actuel actuelle actuellement
     """.split()
 )
+
+# Words that carry no meaning for tool selection (folded).
+STOPWORDS = STOP_WORDS | REQUEST_FILLER
 
 # Imperative verbs that open a request; never part of a search query.
 REQUEST_VERBS = frozenset(
@@ -144,6 +144,14 @@ CURRENCIES: dict[str, str] = {
     "dollar canadien": "CAD", "dollars canadiens": "CAD", "cad": "CAD",
     "yuan": "CNY", "yuans": "CNY", "cny": "CNY", "renminbi": "CNY",
 }
+
+# Acronyms written in capitals that are words of the request, not codes to pass to a tool.
+ACRONYMS = frozenset(
+    """
+    ia ai ok pdf api url html json csv xml sql faq tva ttc ht pme eti ue usa uk rdv svp stp cv
+    rh it ceo cto pc tv gps sms id hh mm ss
+    """.split()
+)
 
 # Places: folded name -> IANA time zone (the display name is taken from the user's own text).
 PLACES: dict[str, str] = {

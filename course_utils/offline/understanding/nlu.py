@@ -1,8 +1,9 @@
 """French request understanding for the offline model: words, numbers, times, places, enums.
 
 Everything here is a pure function of a text. Positions (``start``/``end``) always refer to the
-text given, and ``fold`` keeps positions unchanged, so spans found in the folded text can be cut
-from the original one (to keep the user's spelling: « Lyon », « Réunion équipe »).
+text given, and ``fold`` (``course_utils.text``) keeps positions unchanged, so spans found in the
+folded text can be cut from the original one (to keep the user's spelling: « Lyon », « Réunion
+équipe »). Words are compared through ``course_utils.text.prefix_key``.
 
 It is a small rule-based reader, not a language model: it knows the words in ``lexicon`` and the
 shapes below (« 42,50 € », « 18 % », « demain 9h », « de Paris à Lyon », quoted strings).
@@ -12,9 +13,9 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from dataclasses import dataclass
 
+from ...text import fold, prefix_key, words
 from . import lexicon
 
 _QUOTES = re.compile(
@@ -64,45 +65,13 @@ class Number:
 # --------------------------------------------------------------------------- words
 
 
-def fold(text: str) -> str:
-    """Lower-case, accents removed, typographic apostrophes and spaces unified; same length."""
-    return "".join(map(_fold_char, text))
-
-
-@functools.lru_cache(maxsize=4096)
-def _fold_char(char: str) -> str:
-    if char in "’`´":
-        return "'"
-    if char in "\u00a0\u202f":
-        return " "
-    base = unicodedata.normalize("NFKD", char)
-    base = "".join(c for c in base if not unicodedata.combining(c)) or char
-    lower = base[0].lower() if base else char
-    return lower if len(lower) == 1 else char
-
-
-def words(text: str) -> list[str]:
-    """Folded alphanumeric words (« l'IA » → ``l``, ``ia``)."""
-    return re.findall(r"[a-z0-9]+", fold(text))
-
-
-def stem(word: str) -> str:
-    """A crude stem: the first five letters of long words, a plural ``s`` dropped from short ones."""
-    word = fold(word)
-    if len(word) >= 6:
-        return word[:5]
-    if len(word) > 3 and word.endswith(("s", "x")):
-        return word[:-1]
-    return word
-
-
 @functools.lru_cache(maxsize=1)
 def _concept_index() -> dict[str, frozenset[str]]:
     index: dict[str, set[str]] = {}
     for concept, members in lexicon.CONCEPTS.items():
         for member in members:
             index.setdefault(member, set()).add(concept)
-            index.setdefault(stem(member), set()).add(concept)
+            index.setdefault(prefix_key(member), set()).add(concept)
     return {key: frozenset(value) for key, value in index.items()}
 
 
@@ -110,8 +79,8 @@ def keys(word: str) -> frozenset[str]:
     """What a word can match: its stem and the concepts it evokes (prefixed ``#``)."""
     word = fold(word)
     index = _concept_index()
-    concepts = index.get(word, frozenset()) | index.get(stem(word), frozenset())
-    return frozenset({stem(word)} | {"#" + c for c in concepts})
+    concepts = index.get(word, frozenset()) | index.get(prefix_key(word), frozenset())
+    return frozenset({prefix_key(word)} | {"#" + c for c in concepts})
 
 
 def concepts_of(text: str) -> set[str]:
@@ -123,7 +92,7 @@ def concepts_of(text: str) -> set[str]:
 
 
 def content_words(text: str) -> list[str]:
-    """Folded words that carry meaning (stopwords removed), in order."""
+    """Folded words that carry meaning for a request (``lexicon.STOPWORDS`` removed), in order."""
     return [w for w in words(text) if w not in lexicon.STOPWORDS and len(w) > 1 or w.isdigit()]
 
 
@@ -362,6 +331,33 @@ def currencies(text: str) -> list[Span]:
     return found
 
 
+_IDENTIFIER = re.compile(
+    r"(?<![\w.-])(?:[A-Z]{2,3} \d{1,5}(?![\w,.]\d)"  # « AF 1234 »
+    r"|#\d+"  # « #42 »
+    r"|(?=[\w./-]*\d)(?=[\w./-]*[A-Za-z])[A-Za-z0-9][\w./-]*[A-Za-z0-9]"  # letters and digits
+    r"|[A-Z][A-Z0-9]+(?:[.-][A-Z0-9]+)*)(?![\w-])"  # capitals: « MSFT », « BRK.B »
+)
+_MEASURE = re.compile(r"\d+[a-z]{1,3}\d*")  # « 20h », « 9h30 », « 10km », « 1er »: not codes
+
+
+def identifiers(text: str, exclude: list[Span] = ()) -> list[Span]:
+    """Codes, tickers and references the user wrote (« MSFT », « AF1234 », « CMD-2025-0042 »,
+    « #42 », « 1Z999AA1012 », « AF 1234 »), in order: words mixing letters and digits, or written
+    in capitals (two letters or more). Currency codes and everyday acronyms (« IA », « PDF », « OK ») are not
+    identifiers."""
+    found = []
+    for match in _IDENTIFIER.finditer(text):
+        if any(s.start <= match.start() < s.end for s in exclude):
+            continue
+        word = match.group(0).rstrip(".")
+        if _MEASURE.fullmatch(word):
+            continue
+        if word.isalpha() and (fold(word) in lexicon.CURRENCIES or fold(word) in lexicon.ACRONYMS):
+            continue
+        found.append(Span(word, match.start(), match.start() + len(word), word))
+    return found
+
+
 def topic(text: str) -> str | None:
     """The subject after « sur », « à propos de », « concernant », « about » (articles removed)."""
     folded = fold(text)
@@ -389,7 +385,7 @@ def match_enum(values: list, text: str) -> object | None:
     French synonym (« débutant » → ``beginner``) or shared stem. ``None`` when nothing fits."""
     folded = fold(text)
     text_words = words(text)
-    text_stems = {stem(w) for w in text_words if w not in lexicon.STOPWORDS}
+    text_stems = {prefix_key(w) for w in text_words if w not in lexicon.STOPWORDS}
     capitalised = [m.group(0).split() for m in _CAPITALISED.finditer(text)]
     best, best_score = None, 0
     for value in values:
@@ -411,7 +407,7 @@ def match_enum(values: list, text: str) -> object | None:
         elif any(re.search(r"(?<![\w])" + re.escape(s) + r"(?![\w])", folded)
                  for s in lexicon.ENUM_SYNONYMS.get(v, ())):
             score = 3
-        elif len(v) >= 4 and stem(v) in text_stems:
+        elif len(v) >= 4 and prefix_key(v) in text_stems:
             score = 2
         if score > best_score:
             best, best_score = value, score

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from .nlu import fold
+from ...text import fold
 
 _INTERROGATIVES = re.compile(
     r"(?<![a-z'])(qui|quoi|quel|quelle|quels|quelles|lequel|laquelle|lesquels|lesquelles|comment|"

@@ -13,8 +13,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from ...text import fold
 from ..skills import content_text
-from .nlu import fold
 from .schemas import tool_infos
 
 _ACTION_LINE = re.compile(

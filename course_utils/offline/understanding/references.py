@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .nlu import fold
+from ...text import fold
 
 _DET = r"(?:(?:mon|ma|mes|notre|nos|votre|vos|son|sa|ses|leur|leurs|le|la|les|ce|cette|cet)\s+|l')"
 _NP = r"(?P<np>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3})"

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...text import fold, words
 from . import lexicon
-from .nlu import fold, keys, words
+from .nlu import content_words, keys, quoted
 
 FINISH_NAMES = ("finish", "final_answer", "terminer", "repondre", "done")
 
@@ -29,7 +30,8 @@ _KINDS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("expression", "expression expr formula formule equation calcul"),
         ("query", "query q search keywords keyword topic sujet terms question requete recherche "
                   "theme"),
-        ("id", "id ids identifier identifiant ref reference"),
+        ("id", "id ids identifier identifiant ref reference ticker symbol symbole sku isbn iata "
+               "icao tracking suivi immatriculation plaque"),
         ("answer", "answer reponse final"),
         ("title", "title titre name nom label libelle subject objet"),
         ("text", "text texte content contenu message body log logs note corps extrait"),
@@ -185,3 +187,15 @@ def tool_keys(tool: ToolInfo) -> dict[str, float]:
             for word in words(str(value)):
                 add(word, 1.0)
     return weights
+
+
+def score_tool(tool: ToolInfo, clause: str) -> float:
+    """How well a clause's words (quoted data excluded) match a tool's vocabulary."""
+    text = clause
+    for span in quoted(clause):
+        text = text.replace(span.text, " ")
+    weights = tool_keys(tool)
+    total = 0.0
+    for word in set(content_words(text)):
+        total += max((weights.get(k, 0.0) for k in keys(word)), default=0.0)
+    return total

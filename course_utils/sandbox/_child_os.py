@@ -1,0 +1,331 @@
+"""Child side: the operating system's own boundary, under the Python layers (Linux).
+
+Once the child has read its job and imported what it needs, and before any untrusted code runs,
+:func:`lock_down`:
+
+1. **drops to an unprivileged user** when the process runs as root (``setgroups([])``, group
+   and user ``nobody``, 65534): the files of the machine are then those of a stranger, and the
+   caller's ``/proc/<pid>/mem`` is out of reach even for a process that could open files;
+2. sets ``no_new_privs`` (no set-uid program could give privileges back);
+3. installs a **seccomp filter** (a BPF program the kernel runs on every system call of the
+   process and its future threads; it cannot be removed or loosened). The filter allows a short
+   list of calls a running interpreter needs (memory, signals, clocks, ``exit``) and ``write``
+   on the result channel only (descriptor 3); every other call fails with ``EPERM``: opening or
+   creating files, reading any descriptor, ``execve``, ``fork``/``clone``, sockets, ``ptrace``,
+   ``process_vm_readv``/``writev``, ``kill``, changing limits or identity. A system call of
+   another architecture (32-bit entry points) kills the process.
+
+So even code that walked around every Python layer can neither read, write, connect, spawn, nor
+read the caller's memory; it can only compute, and write records on its own channel (which the
+supervisor checks, see ``_supervisor``).
+
+The filter is compiled once per caller process through **pyseccomp**, a ctypes binding of the
+system's ``libseccomp`` (``libseccomp2`` on Debian/Ubuntu, present on nearly every Linux); the
+warm worker (or a spawned child) receives the compiled program, and each child only loads it
+(two ``prctl`` calls). Without libseccomp or without seccomp in the kernel the child still drops its
+privileges and sets ``no_new_privs``; :func:`describe` says which parts hold (``Sandbox``'s
+``os_boundary``). Other operating systems have none of this: the Python layers and the resource
+limits are the whole sandbox there (see the package docstring).
+
+:func:`freeze_types` makes classes of the allowed modules immutable (``Py_TPFLAGS_IMMUTABLETYPE``,
+as for built-in types): ``random.Random.randrange = ...`` raises ``TypeError`` in the child.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+
+CHANNEL_FD = 3  # the result channel, moved there by the child (the filter names it)
+NOBODY = 65534
+
+# System calls a running interpreter needs once its job is loaded. Everything else: EPERM.
+ALLOWED_SYSCALLS = (
+    "brk", "mmap", "munmap", "mremap", "madvise", "mprotect",
+    "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack", "setitimer", "getitimer",
+    "clock_gettime", "clock_getres", "gettimeofday", "time", "clock_nanosleep", "nanosleep",
+    "restart_syscall", "futex", "sched_yield", "getrandom", "getpid", "gettid", "close",
+    "exit", "exit_group",
+)
+
+_PR_SET_NO_NEW_PRIVS = 38
+_PR_GET_NO_NEW_PRIVS = 39
+_PR_SET_SECCOMP = 22
+_SECCOMP_MODE_FILTER = 2
+_SECCOMP_SET_MODE_FILTER = 1
+_SECCOMP_FILTER_FLAG_SPEC_ALLOW = 1 << 2
+_SECCOMP_SYSCALL = {"x86_64": 317, "aarch64": 277, "arm64": 277}
+_IMMUTABLETYPE = 1 << 8
+_HEAPTYPE = 1 << 9
+
+
+class Boundary:
+    """What the worker prepared for its children: the compiled filter (or why there is none)."""
+
+    def __init__(self, program=None, libc=None, missing: str | None = None):
+        self.program = program  # ctypes sock_fprog (kept alive with its buffer), or None
+        self.libc = libc
+        self.missing = missing  # French reason the filter is absent, or None
+        # Everything a child calls is made here, once: a forked child then touches (and
+        # copies) as few pages as possible.
+        self.address = self.syscall = None
+        if program is not None and libc is not None:
+            import ctypes
+
+            self.address = ctypes.addressof(program)
+            self.syscall = libc["syscall"]  # its own function object: its own argtypes
+            self.syscall.restype = ctypes.c_long
+            self.syscall.argtypes = (ctypes.c_long,) * 4
+
+    def describe(self) -> str:
+        """French summary of the OS layer as it will hold in the children."""
+        if not sys.platform.startswith("linux"):
+            return "aucune barrière du système (seccomp : Linux seulement)"
+        parts = []
+        if os.geteuid() == 0:
+            parts.append(f"utilisateur non privilégié ({NOBODY})")
+        if self.libc is not None:
+            parts.append("no_new_privs")
+        if self.program is not None:
+            parts.append("filtre seccomp")
+        text = ", ".join(parts) if parts else "aucune"
+        return text + (f" ; filtre seccomp absent : {self.missing}" if self.missing else "")
+
+
+def _libc():
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl.restype = ctypes.c_int
+    libc.prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
+                           ctypes.c_ulong)
+    return libc
+
+
+_COMPILED: list = []  # (BPF bytes or None, French reason or None), once per process
+
+
+def compile_filter() -> tuple[bytes | None, str | None]:
+    """``(BPF program, None)`` built with libseccomp through pyseccomp, or ``(None, reason)``.
+
+    Called on the caller's side, once per process: importing pyseccomp imports ``subprocess``
+    and ``threading``, whose fork hooks would make every fork of the worker twice as dear. The
+    worker receives the compiled bytes on its command line; a child only loads them.
+    """
+    if _COMPILED:
+        return _COMPILED[0]
+    if not sys.platform.startswith("linux"):
+        result = (None, "seccomp n'existe que sous Linux")
+    else:
+        try:
+            result = (_compile(), None)
+        except ImportError:
+            result = (None, "paquet pyseccomp non installé")
+        except (OSError, RuntimeError, ValueError, AttributeError) as exc:
+            result = (None, f"libseccomp indisponible ({exc})")
+    _COMPILED.append(result)
+    return result
+
+
+def _compile() -> bytes:
+    import pyseccomp as seccomp
+
+    rules = seccomp.SyscallFilter(seccomp.ERRNO(errno.EPERM))
+    rules.set_attr(seccomp.Attr.ACT_BADARCH, seccomp.KILL_PROCESS)
+    for name in ALLOWED_SYSCALLS:
+        try:
+            rules.add_rule(seccomp.ALLOW, name)
+        except (OSError, ValueError, RuntimeError):  # not a system call on this architecture
+            pass
+    rules.add_rule(seccomp.ALLOW, "write", seccomp.Arg(0, seccomp.EQ, CHANNEL_FD))
+    read_end, write_end = os.pipe()
+    try:
+        with os.fdopen(write_end, "wb") as sink:
+            rules.export_bpf(sink)
+        chunks = []
+        while chunk := os.read(read_end, 65536):
+            chunks.append(chunk)
+    finally:
+        os.close(read_end)
+    code = b"".join(chunks)
+    if not code or len(code) % 8 or len(code) // 8 > 4096:
+        raise RuntimeError("programme BPF illisible")
+    return code
+
+
+def _program(code: bytes):
+    """A ``struct sock_fprog`` over ``code`` (kept alive with its buffer)."""
+    import ctypes
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    buffer = ctypes.create_string_buffer(code, len(code))
+    program = SockFprog(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    program._buffer = buffer
+    return program
+
+
+def prepare(bpf: bytes | None = None, missing: str | None = None) -> Boundary:
+    """What :func:`lock_down` needs, from a program made by :func:`compile_filter`.
+
+    Without arguments, compiles the program here (a test, or a process without a caller).
+    Never raises: what cannot be had is named in ``missing``.
+    """
+    if bpf is None and missing is None:
+        bpf, missing = compile_filter()
+    if not sys.platform.startswith("linux"):
+        return Boundary(missing=missing or "seccomp n'existe que sous Linux")
+    try:
+        libc = _libc()
+    except (ImportError, OSError) as exc:
+        return Boundary(missing=f"bibliothèque C introuvable ({exc})")
+    if bpf is None:
+        return Boundary(libc=libc, missing=missing or "désactivé")
+    return Boundary(_program(bpf), libc)
+
+
+def _drop_privileges() -> None:
+    """Become ``nobody`` when root (no group, no capability left)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    os.setgroups([])
+    if hasattr(os, "setresuid"):  # Linux, BSD: real, effective and saved ids at once
+        os.setresgid(NOBODY, NOBODY, NOBODY)
+        os.setresuid(NOBODY, NOBODY, NOBODY)
+    else:  # macOS: setuid as root sets all three
+        os.setgid(NOBODY)
+        os.setuid(NOBODY)
+    if os.geteuid() == 0 or os.getuid() == 0:  # pragma: no cover - the kernel refused
+        raise PermissionError("impossible de quitter l'utilisateur root")
+
+
+def lock_down(boundary: Boundary) -> None:
+    """Drop privileges, set ``no_new_privs``, load the filter; raise if any step fails.
+
+    A child whose lock-down fails must not run the code: its caller ends it without a result.
+    """
+    _drop_privileges()
+    libc = boundary.libc
+    if libc is None:
+        return
+    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(_errno(), "prctl(PR_SET_NO_NEW_PRIVS) a échoué")
+    if boundary.program is not None:
+        address = boundary.address
+        # seccomp(2) with SPEC_ALLOW: on kernels that tie the speculative-store-bypass
+        # mitigation to seccomp, it would slow the code down for no gain here (the child's
+        # address space holds nothing it may not read). Else the older prctl(2) interface.
+        number = _SECCOMP_SYSCALL.get(os.uname().machine)
+        if number is not None and boundary.syscall(number, _SECCOMP_SET_MODE_FILTER,
+                                                   _SECCOMP_FILTER_FLAG_SPEC_ALLOW, address) == 0:
+            return
+        if libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, address, 0, 0) != 0:
+            code = _errno()
+            if code in (errno.EINVAL, errno.ENOSYS):  # a kernel without seccomp filters
+                boundary.program = None
+                boundary.missing = f"le noyau refuse les filtres seccomp ({errno.errorcode[code]})"
+                return
+            raise OSError(code, "prctl(PR_SET_SECCOMP) a échoué")
+
+
+def probe(boundary: Boundary) -> Boundary:
+    """Check once, in a throwaway child, that this kernel accepts the filter (the worker calls
+    it before serving): a kernel without seccomp filters (some containers, WSL 1) then runs the
+    children without it, and :meth:`Boundary.describe` says so."""
+    if boundary.program is None or not hasattr(os, "fork"):
+        return boundary
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            lock_down(boundary)
+            status = 0 if boundary.program is not None else 3
+        finally:
+            os._exit(status)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code == 3:
+        return Boundary(libc=boundary.libc, missing="le noyau refuse les filtres seccomp")
+    if code != 0:
+        return Boundary(libc=boundary.libc, missing=f"filtre seccomp inutilisable ({code})")
+    return boundary
+
+
+def _errno() -> int:
+    import ctypes
+
+    return ctypes.get_errno()
+
+
+# --- immutable classes ------------------------------------------------------------------------
+
+_FLAGS_OFFSET: list = []
+
+
+def _flags_offset():
+    """Offset of ``tp_flags`` in a type object (CPython), found by reading known types."""
+    if not _FLAGS_OFFSET:
+        import ctypes
+
+        samples = (int, type, dict, BaseException, Boundary)
+        offset = None
+        if sys.implementation.name == "cpython":
+            for candidate in range(8, 512, 8):
+                if all(ctypes.c_ulong.from_address(id(t) + candidate).value == t.__flags__
+                       for t in samples):
+                    offset = candidate
+                    break
+        _FLAGS_OFFSET.append(offset)
+    return _FLAGS_OFFSET[0]
+
+
+def freeze_types(types) -> int:
+    """Make these heap types immutable, like built-in types; return how many were changed."""
+    import ctypes
+
+    offset = _flags_offset()
+    if offset is None:
+        return 0
+    changed = 0
+    for cls in types:
+        if type(cls) is not type and not issubclass(type(cls), type):
+            continue
+        flags = cls.__flags__
+        if flags & _HEAPTYPE and not flags & _IMMUTABLETYPE:
+            ctypes.c_ulong.from_address(id(cls) + offset).value = flags | _IMMUTABLETYPE
+            changed += 1
+    return changed
+
+
+# Classes that keep their own state in class attributes, and are out of the untrusted code's
+# reach: left mutable.
+_SELF_MUTATING = frozenset({("weakref", "finalize")})
+
+
+def all_heap_types() -> list:
+    """Every class alive in this process (the worker calls it once, before forking), but the
+    few that store state on themselves (``weakref.finalize``)."""
+    import gc
+
+    found = []
+    for obj in gc.get_objects():
+        if issubclass(type(obj), type):
+            key = (type.__dict__["__module__"].__get__(obj), obj.__qualname__)
+            if key not in _SELF_MUTATING:
+                found.append(obj)
+    return found
+
+
+def module_types(modules) -> list:
+    """Classes defined in (or bound by) these modules, and the classes nested in them."""
+    found, seen = [], set()
+    pending = [value for module in modules for value in vars(module).values()]
+    while pending:
+        value = pending.pop()
+        if issubclass(type(value), type) and id(value) not in seen:
+            seen.add(id(value))
+            found.append(value)
+            pending.extend(type.__dict__["__dict__"].__get__(value).values())
+    return found

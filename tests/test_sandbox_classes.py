@@ -1,0 +1,305 @@
+"""Hostile payloads by class (issue 15): each class has several variants of our own.
+
+As in ``test_sandbox_hostile.py``, every payload *passes its tests if the attack works* (it reads
+a secret, creates a file, forges a comparison, patches a module the tests use...). A contained
+payload passes nothing, gives a reason, leaks nothing, and the same sandbox then answers an
+honest run correctly. The held-back corpora of the security reviews are not in this repository.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from course_utils.sandbox import Sandbox
+
+SECRET_TEXT = "SECRET-4242"
+LEAK = ["leak() == 'SECRET-4242'"]
+HONEST_CODE = "def double(x):\n    return 2 * x\n"
+HONEST_TESTS = ["double(21) == 42", "double(0) == 0"]
+
+LIAR = ("class M(type):\n    def __eq__(cls, other):\n        return True\n"
+        "    __hash__ = type.__hash__\n"
+        "class Liar(metaclass=M):\n    def __eq__(self, other):\n        return True\n"
+        "    def __ne__(self, other):\n        return False\n    __hash__ = object.__hash__\n")
+Z = ("class Z:\n    def __sub__(self, other):\n        return 0.0\n"
+     "    def __rsub__(self, other):\n        return 0.0\n    def __abs__(self):\n"
+     "        return 0.0\n    def __round__(self, n=None):\n        return 12.57\n"
+     "    def __len__(self):\n        return 2\n    def __eq__(self, other):\n        return True\n"
+     "    __hash__ = object.__hash__\n")
+CATCHER = "box = []\nclass W:\n    def __setattr__(self, name, value):\n        box.append(value)\n"
+
+CLASSES = {
+    # Values compared by exact type: a class whose metaclass says it equals int, str... never
+    # passes for plain data, at any depth, in expressions or programs.
+    "exact_types": [
+        ("metaclass_eq", LIAR + "def f():\n    return Liar()\n", ["f() == 3"]),
+        ("metaclass_eq_program", LIAR + "def f():\n    return Liar()\n", "assert f() == 3\n"),
+        ("metaclass_in_list", LIAR + "def f():\n    return [Liar()]\n", ["f() == [3]"]),
+        ("metaclass_dict_key", LIAR + "def f():\n    return {Liar(): 1}\n", ["f() == {3: 1}"]),
+        ("metaclass_membership", LIAR + "def f():\n    return Liar()\n", ["f() in [3, 4]"]),
+        ("metaclass_hash_of_int", LIAR.replace("__hash__ = type.__hash__",
+                                               "def __hash__(cls):\n        return hash(int)")
+         + "def f():\n    return Liar()\n", ["f() == 'abc'"]),
+        ("class_as_value", LIAR + "def f():\n    return Liar\n", ["f() == 3"]),
+        ("metaclass_not_equal", LIAR + "def f():\n    return Liar()\n", ["not (f() != 5)"]),
+    ],
+    # A class where a function is expected (``__new__`` returning a liar), or an object of the
+    # code used by the tests: never reaches the tests' arithmetic, builtins or comparisons.
+    "class_as_function": [
+        ("new_liar_program", Z + "class area:\n    def __new__(cls, r):\n        return Z()\n",
+         "def check(candidate):\n    assert abs(candidate(2) - 12.56) < 0.01\ncheck(area)\n"),
+        ("new_liar_expression", Z + "class area:\n    def __new__(cls, r):\n        return Z()\n",
+         ["abs(area(2) - 12.56) < 0.01"]),
+        ("new_liar_round", Z + "class area:\n    def __new__(cls, r):\n        return Z()\n",
+         ["round(area(2), 2) == 12.57"]),
+        ("new_liar_len", Z + "class count:\n    def __new__(cls, s):\n        return Z()\n",
+         "assert len(count('ab')) == 2\n"),
+        ("instance_method", Z + "class Solver:\n    def solve(self, x):\n        return Z()\n"
+         "solver = Solver()\n", ["abs(solver.solve(1) - 3) < 1e-9"]),
+        ("bound_method", Z + "class S:\n    def run(self, x):\n        return Z()\nf = S().run\n",
+         ["abs(f(1) - 3) < 1e-9"]),
+        ("self_instance", "class area:\n    def __init__(self, r):\n        self.r = r\n"
+         "    def __sub__(self, other):\n        return 0.0\n",
+         "assert abs(area(2) - 12.56) < 0.01\n"),
+    ],
+    # The allowed modules' functions and classes cannot be patched (the tests use them too).
+    "patch_allowed_modules": [
+        ("view_class", "import math\ntype(math).isclose = lambda *a, **k: True\n"
+         "def f():\n    return 0\n", "import math\nassert math.isclose(f(), 1)\n"),
+        ("view_class_setattr", "import math\nsetattr(type(math), 'sqrt', lambda x: 5.0)\n"
+         "def f():\n    return 5.0\n", "import math\nassert math.sqrt(4) == f()\n"),
+        ("view_class_alias", "import math\nm = type(math)\nm.floor = lambda x: 7\n"
+         "def f():\n    return 7\n", "import math\nassert math.floor(1.5) == f()\n"),
+        ("random_class", "import random\nrandom.Random.randrange = lambda self, *a, **k: 4\n"
+         "def f():\n    return 4\n", "import random\nassert f() == random.Random(7).randrange(1000)\n"),
+        ("random_class_method", "import random\nrandom.Random.random = lambda self: 0.5\n"
+         "def f():\n    return 0.5\n", "import random\nassert f() == random.Random(1).random()\n"),
+        ("counter_class", "import collections\n"
+         "collections.Counter.most_common = lambda self, n=None: [('z', 9)]\n"
+         "def f():\n    return [('z', 9)]\n",
+         "import collections\nassert f() == collections.Counter('aab').most_common(1)\n"),
+        ("json_encoder", "import json\njson.JSONEncoder.encode = lambda self, o: '\"ok\"'\n"
+         "def f():\n    return 1\n", "import json\nassert json.dumps(f()) == '\"ok\"'\n"),
+        ("fraction_class", "from fractions import Fraction\n"
+         "Fraction.limit_denominator = lambda self, *a: 7\ndef f():\n    return 7\n",
+         "from fractions import Fraction\nassert int(Fraction(22, 7).limit_denominator(1)) == f()\n"),
+        ("template_class", "import string\nstring.Template.substitute = lambda self, *a, **k: 'ok'\n"
+         "def f():\n    return 'ok'\n", "import string\nassert string.Template('$x').substitute(x=1) == f()\n"),
+        ("delete_method", "import random\ndelattr(random.Random, 'randrange')\n"
+         "def f():\n    return 1\n", ["f() == 1"]),
+        ("stdlib_function_metadata", "import functools, statistics\n"
+         "def hacked(xs):\n    return 0\nfunctools.update_wrapper(statistics.mean, hacked)\n",
+         "import statistics\nassert statistics.mean.__name__ == 'hacked'\n"),
+    ],
+    # A function gets copies of the tests' arguments: it cannot mutate what the test compares.
+    "argument_mutation": [
+        ("list_replaced", "def smallest(xs):\n    xs[:] = [99]\n    return 99\n",
+         "data = [3, 1, 2]\nassert smallest(data) == min(data)\n"),
+        ("dict_cleared", "def total(d):\n    d.clear()\n    d['a'] = 0\n    return 0\n",
+         "d = {'a': 5}\nassert total(d) == sum(d.values())\n"),
+        ("nested_list", "def first(rows):\n    rows[0][0] = -1\n    return -1\n",
+         "rows = [[4, 5]]\nassert first(rows) == rows[0][0]\n"),
+        ("keyword_argument", "def f(*, xs):\n    xs.append(7)\n    return len(xs)\n",
+         "xs = [1]\nassert f(xs=xs) == len(xs)\n"),
+        ("set_grown", "def g(s):\n    s.add(9)\n    return 9\n", "s = {1}\nassert g(s) == max(s)\n"),
+        ("in_place_only", "def sort_it(xs):\n    xs.sort()\n", "xs = [3, 1, 2]\nsort_it(xs)\n"
+         "assert xs == [1, 2, 3]\nassert sort_it(xs) is None\n"),
+    ],
+    # stdlib functions that read attributes by name on the attacker's behalf.
+    "wrapper_attribute_copy": [
+        ("update_wrapper_globals", CATCHER + "import functools, json\n"
+         "functools.update_wrapper(W(), json.dumps, assigned=('__globals__',), updated=())\n"
+         "def leak():\n    return box[0]['__builtins__']['open']('SECRET').read()\n", LEAK),
+        ("wraps_globals", CATCHER + "import functools, json\n"
+         "functools.wraps(json.dumps, assigned=('__globals__',), updated=())(W())\n"
+         "def leak():\n    return box[0]['__builtins__']['open']('SECRET').read()\n", LEAK),
+        ("updated_globals", "import functools, json\nbox = []\nclass Catch(dict):\n"
+         "    def update(self, other):\n        box.append(other)\nclass W:\n"
+         "    def __getattr__(self, name):\n        return Catch()\n"
+         "functools.update_wrapper(W(), json.dumps, assigned=(), updated=('__globals__',))\n"
+         "def leak():\n    return box[0]['__builtins__']['open']('SECRET').read()\n", LEAK),
+        ("str_subclass_name", CATCHER + "import functools, json\nclass S(str):\n"
+         "    def __eq__(self, other):\n        return False\n    __hash__ = str.__hash__\n"
+         "functools.update_wrapper(W(), json.dumps, assigned=(S('__glo' + 'bals__'),), updated=())\n"
+         "def leak():\n    return box[0]['__builtins__']['open']('SECRET').read()\n", LEAK),
+        ("generator_frame", CATCHER + "import functools\ndef g():\n    yield 1\n"
+         "functools.update_wrapper(W(), g(), assigned=('gi_frame',), updated=())\n"
+         "functools.update_wrapper(W(), box[0], assigned=('f_back',), updated=())\n"
+         "def leak():\n    return box[1]\n", LEAK),
+        ("reduce_getattr", "import functools, json\ndef leak():\n"
+         "    g = functools.reduce(getattr, ['__glo' + 'bals__'], json.dumps)\n"
+         "    return g['__builtins__']['open']('SECRET').read()\n", LEAK),
+    ],
+    # C callables invoked from trusted stdlib frames gain nothing: decisions never depend on
+    # the frame that raised an audit event; checked wrappers never hand out the raw constructor.
+    "trusted_frame_inheritance": [
+        ("singledispatch_setattr", "import functools, random\n"
+         "sd = functools.singledispatch(lambda *a: None)\nsd.register(type, setattr)\n"
+         "sd(random.Random, 'randrange', lambda self, *a, **k: 4)\ndef f():\n    return 4\n",
+         "import random\nassert f() == random.Random(7).randrange(1000)\n"),
+        ("namedtuple_defaults_map", "import collections, random\n"
+         "collections.namedtuple('P', 'x', defaults=map(setattr, [random.Random], ['randrange'],"
+         " [lambda self, *a, **k: 4]))\ndef f():\n    return 4\n",
+         "import random\nassert f() == random.Random(7).randrange(1000)\n"),
+        ("partial_in_sorted", "import functools, random\n"
+         "p = functools.partial(setattr, random.Random, 'randrange')\n"
+         "sorted([lambda self, *a, **k: 4], key=p)\ndef f():\n    return 4\n",
+         "import random\nassert f() == random.Random(7).randrange(1000)\n"),
+        ("chainmap_missing_hints", "import collections, typing\n"
+         "def g(x: 'open(\"SECRET\").read()'):\n    pass\nclass D(dict):\n"
+         "    def __missing__(self, key):\n        return typing.get_type_hints(g)['x']\n"
+         "def leak():\n    return collections.ChainMap(D())['x']\n", LEAK),
+        ("attrgetter_type", "import operator, json\ndef leak():\n"
+         "    make = type(operator.attrgetter('real'))\n"
+         "    g = make('__glo' + 'bals__')(json.dumps)\n"
+         "    return g['__builtins__']['open']('SECRET').read()\n", LEAK),
+        ("methodcaller_type", "import operator\ndef leak():\n"
+         "    make = type(operator.methodcaller('real'))\n"
+         "    base = type(()).mro()[-1]\n"
+         "    for c in make('__subcl' + 'asses__')(base):\n"
+         "        if c.__name__ == 'FileIO':\n"
+         "            return c('SECRET').read().decode()\n", LEAK),
+        ("heapq_key_frame", "import heapq, operator\ndef g():\n    yield 1\ndef leak():\n"
+         "    f = heapq.nsmallest(1, [g()], key=operator.attrgetter('gi_' + 'frame'))\n"
+         "    return f\n", LEAK),
+    ],
+    # Frames, tracebacks and closures stay out of reach, whatever the path.
+    "frame_walks": [
+        ("traceback_format", "def leak():\n    try:\n        1 / 0\n    except Exception as e:\n"
+         "        t = '{0.__trace' + 'back__.tb_frame.f_back.f_locals}'\n"
+         "        return t.format(e)\n", ["'guard' in leak() or 'send' in leak()"]),
+        ("generator_throw", "def g():\n    yield 1\ndef leak():\n    x = g()\n    next(x)\n"
+         "    try:\n        x.throw(ValueError)\n    except ValueError as e:\n"
+         "        return getattr(e, '__trace' + 'back__')\n", LEAK),
+        ("context_chain", "def leak():\n    try:\n        try:\n            1 / 0\n"
+         "        except Exception:\n            raise ValueError()\n    except ValueError as e:\n"
+         "        return getattr(e, '__con' + 'text__')\n", LEAK),
+        ("closure_getattr", "def outer():\n    secret = 1\n    def inner():\n        return secret\n"
+         "    return inner\ndef leak():\n    return getattr(outer(), '__clo' + 'sure__')\n", LEAK),
+        ("coroutine_frame_attrgetter", "import operator\nasync def c():\n    pass\ndef leak():\n"
+         "    return operator.attrgetter('cr_' + 'frame')(c())\n", LEAK),
+        ("format_map_frame", "def g():\n    yield 1\ndef leak():\n"
+         "    return ('{x.gi_' + 'frame.f_back}').format_map({'x': g()})\n",
+         ["'frame' in leak()"]),
+    ],
+    # Names pasted into generated source (dataclasses, namedtuple) are exact identifiers.
+    "dataclass_field_injection": [
+        ("annotations_dict", "import dataclasses\nclass D:\n"
+         "    __annotations__ = {'x=__import__(\"os\").system(\"touch SENTINEL\") or 1': int}\n"
+         "dataclasses.dataclass(D)\ndef f():\n    return 1\n", ["f() == 1"]),
+        ("annotations_decorator", "import dataclasses\n@dataclasses.dataclass\nclass D:\n"
+         "    __annotations__ = {'x=open(\"SECRET\").read()': int}\n"
+         "def leak():\n    return D().x\n", LEAK),
+        ("str_subclass_key", "import dataclasses\nclass S(str):\n"
+         "    def isidentifier(self):\n        return True\n    __hash__ = str.__hash__\n"
+         "class D:\n    __annotations__ = {S('x=open(\"SECRET\").read()'): int}\n"
+         "D = dataclasses.dataclass(D)\ndef leak():\n    return D().x\n", LEAK),
+        ("make_dataclass_name", "import dataclasses\nclass S(str):\n"
+         "    def isidentifier(self):\n        return True\n    __hash__ = str.__hash__\n"
+         "D = dataclasses.make_dataclass('D', [S('x=open(\"SECRET\").read()')])\n"
+         "def leak():\n    return D().x\n", LEAK),
+        ("namedtuple_class_annotations", "import typing\nclass N(typing.NamedTuple):\n"
+         "    __annotations__ = {'x=open(\"SECRET\").read()': int}\n"
+         "def leak():\n    return N()[0]\n", LEAK),
+        ("dunder_field", "import dataclasses\nclass D:\n    __annotations__ = {'__globals__': dict}\n"
+         "dataclasses.dataclass(D)\ndef f():\n    return 1\n", ["f() == 1"]),
+        ("descriptor_during_decoration", "import dataclasses, typing\n"
+         "def g(x: 'open(\"SECRET\").read()'):\n    pass\nclass Desc:\n"
+         "    def __get__(self, obj, owner):\n        return typing.get_type_hints(g)['x']\n"
+         "@dataclasses.dataclass\nclass D:\n    y: str = Desc()\n"
+         "def leak():\n    return D().y\n", LEAK),
+        ("namedtuple_str_subclass", "import collections\nclass S(str):\n"
+         "    def isidentifier(self):\n        return True\n    __hash__ = str.__hash__\n"
+         "P = collections.namedtuple('P', [S('x=open(\"SECRET\").read()')])\n"
+         "def leak():\n    return P(1)[0]\n", LEAK),
+    ],
+}
+
+PAYLOADS = [(family, *payload) for family, payloads in CLASSES.items() for payload in payloads]
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    with Sandbox() as box:
+        yield box
+
+
+@pytest.fixture(scope="module")
+def trap(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("trap")
+    (folder / "secret.txt").write_text(SECRET_TEXT)
+    return folder
+
+
+def _prepare(code, tests, trap):
+    def fill(text):
+        return (text.replace("SECRET", str(trap / "secret.txt"))
+                .replace("SENTINEL", str(trap / "pwned")))
+
+    return fill(code), (fill(tests) if isinstance(tests, str) else tests)
+
+
+def test_every_class_has_several_payloads():
+    assert all(len(payloads) >= 5 for payloads in CLASSES.values())
+    assert len(PAYLOADS) >= 50
+
+
+@pytest.mark.parametrize("family, name, code, tests", PAYLOADS,
+                         ids=[f"{p[0]}-{p[1]}" for p in PAYLOADS])
+def test_payload_passes_nothing(sandbox, trap, family, name, code, tests):
+    code, tests = _prepare(code, tests, trap)
+    result = sandbox.run(code, tests, timeout=5, memory_mb=256)
+    assert result.passed == 0 and not result.ok, result
+    assert result.error or result.failures  # a reason is always given
+    assert not (trap / "pwned").exists()
+    said = [result.output, result.error or ""] + [f.reason.split("attendu")[0]
+                                                  for f in result.failures]
+    assert not any(SECRET_TEXT in text for text in said)
+    honest = sandbox.run(HONEST_CODE, HONEST_TESTS)
+    assert honest.ok and honest.passed == 2, honest
+
+
+def test_the_honest_versions_of_the_patterns_still_work(sandbox):
+    # What the payloads abuse has an ordinary use that must keep working.
+    code = ("import dataclasses, functools, collections, typing, random\n"
+            "def deco(f):\n    @functools.wraps(f)\n    def inner(*a):\n        return f(*a)\n"
+            "    return inner\n@deco\ndef add(a, b):\n    return a + b\n"
+            "@dataclasses.dataclass(frozen=True)\nclass P:\n    x: int\n    y: int = 2\n"
+            "N = collections.namedtuple('N', 'a b', defaults=[0])\n"
+            "class T(typing.NamedTuple):\n    u: int\n    v: str = 'v'\n"
+            "class R(random.Random):\n    pass\n"
+            "def f(xs):\n    xs = sorted(xs)\n    return [add(1, 2), add.__name__, P(1).y, N(1).b, T(3).v,"
+            " R(1).randrange(10) == random.Random(1).randrange(10), xs]\n")
+    result = sandbox.run(code, ["f([3, 1]) == [3, 'add', 2, 0, 'v', True, [1, 3]]"])
+    assert result.ok, result
+    mutation = sandbox.run("def smallest(xs):\n    return min(xs)\n",
+                           "data = [3, 1, 2]\nassert smallest(data) == min(data) == 1\n")
+    assert mutation.ok, mutation
+
+
+def test_patching_a_module_class_is_refused_with_a_reason(sandbox):
+    result = sandbox.run("import random\nrandom.Random.randrange = None\n", ["True"])
+    assert "immutable type" in result.error or "lecture seule" in result.error, result
+
+
+def test_a_class_called_by_the_tests_is_named_in_the_failure(sandbox):
+    code = Z + "class area:\n    def __new__(cls, r):\n        return Z()\n"
+    result = sandbox.run(code, ["abs(area(2) - 12.56) < 0.01"])
+    assert "area est une classe, pas une fonction" in result.failures[0].reason
+
+
+def test_a_finaliser_never_runs_inside_a_trusted_window(sandbox):
+    # A cycle with a __del__ collected while namedtuple compiles (a window of the audit hook)
+    # would run untrusted code with compile allowed, and typing would evaluate a string with
+    # the real builtins (an empty globalns): the collector is off inside windows.
+    code = ("import collections, typing\nbox = []\n"
+            "def g(x: '__import__(\"os\").getpid()'):\n    pass\n"
+            "class Bomb:\n    def __init__(self):\n        self.me = self\n"
+            "    def __del__(self):\n        try:\n"
+            "            box.append(typing.get_type_hints(g, globalns={})['x'])\n"
+            "        except BaseException as exc:\n            box.append(str(exc))\n"
+            "for i in range(3000):\n    Bomb()\n"
+            "    collections.namedtuple('P%d' % i, 'a b')\n"
+            "def escaped():\n    return any(type(x) is int for x in box)\n")
+    result = sandbox.run(code, ["escaped() is True"], timeout=10)
+    assert result.passed == 0, result

@@ -1,0 +1,211 @@
+"""No wedge, bounded caller cost, a results channel that carries only the protocol (issue 15).
+
+Mechanisms, never the clock: a stopped worker makes the run return a French error and is
+replaced; the format-template check parses a bounded number of times whatever the nesting;
+refusals are capped; values that would make the caller rebuild a hash-colliding set are refused;
+records without the run's nonce and sequence are not results.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from course_utils.sandbox import Sandbox, _client, _plain, _static, _supervisor
+
+posix = pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="POSIX seulement")
+HONEST = ("def double(x):\n    return 2 * x\n", ["double(21) == 42"])
+
+
+def _spares(box) -> list[int]:
+    """Pids of the spare children forked ahead (their replies read now)."""
+    client = box._worker
+    while client.asked:
+        client._read_reply()
+    return [pid for pid, _job, _channel in client.spares]
+
+
+@pytest.fixture
+def short_deadline(monkeypatch):
+    monkeypatch.setattr(_client, "REPLY_DEADLINE", 1.0)
+
+
+# --- no wedge ------------------------------------------------------------------------------
+
+@posix
+def test_a_stopped_worker_is_killed_and_replaced(short_deadline):
+    with Sandbox() as box:
+        assert box.run(*HONEST).ok
+        first = box._worker.proc
+        for _ in range(3):  # the spares ready in advance are used up, then the worker must answer
+            os.kill(first.pid, signal.SIGSTOP)
+            result = box.run(*HONEST)
+            if not result.ok:
+                break
+        assert not result.ok and "ne répond plus" in result.error, result
+        assert first.poll() is not None  # killed (SIGKILL ends a stopped process)
+        assert box.run(*HONEST).ok and box._worker.proc.pid != first.pid
+
+
+@posix
+def test_stopped_spares_end_as_runs_without_result_and_the_sandbox_goes_on(short_deadline):
+    with Sandbox() as box:
+        assert box.run(*HONEST).ok
+        for pid in _spares(box):
+            os.kill(pid, signal.SIGSTOP)
+        big = "DATA = '" + "x" * 150_000 + "'\ndef double(x):\n    return 2 * x\n"
+        result = box.run(big, HONEST[1], timeout=1)  # the job does not fit in a pipe buffer
+        assert not result.ok
+        assert result.timed_out or "sans rendre de résultat" in result.error, result
+        second = box.run(*HONEST, timeout=1)  # the other stopped spare: killed by the timeout
+        assert second.timed_out, second
+        assert box.run(*HONEST).ok  # fresh spares
+
+
+@posix
+def test_a_child_stopped_during_its_run_is_killed_by_the_timeout():
+    with Sandbox() as box:
+        assert box.run(*HONEST).ok
+        spare = _spares(box)[0]  # the next run goes to the oldest spare
+        os.kill(spare, signal.SIGSTOP)
+        result = box.run(*HONEST, timeout=1)
+        assert result.timed_out and box._worker.last_exit.startswith("SIGKILL"), result
+        assert box.run(*HONEST).ok
+
+
+def test_a_sigstop_from_the_code_is_refused(tmp_path):
+    code = "import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\ndef f():\n    return 1\n"
+    with Sandbox() as box:
+        assert box.run(code, ["f() == 1"]).passed == 0
+        assert box.run(*HONEST).ok
+
+
+# --- bounded caller cost -------------------------------------------------------------------
+
+def test_nested_format_specs_are_read_a_bounded_number_of_times(monkeypatch):
+    import _string
+
+    calls = []
+    real = _string.formatter_parser
+
+    def counting(text):
+        calls.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(_string, "formatter_parser", counting)
+    for depth in (10, 1_000, 40_000):
+        calls.clear()
+        template = "{0:" * depth + "}" * depth
+        assert _static.format_refusal(template) is None
+        assert len(calls) <= 3  # str.format itself reads no deeper than two levels
+    assert _static.format_refusal("{0:{1.__class__}}") is not None  # what it must still see
+
+
+def test_many_refusals_are_reported_once_each_and_capped():
+    code = "\n".join(f"x{i} = y.__class__" for i in range(5_000))
+    reasons = _static.static_check(code)
+    assert len(reasons) == _static.MAX_REASONS + 1 and reasons[-1].startswith("… et ")
+
+
+def test_oversized_inputs_are_refused_in_french():
+    box = Sandbox(mode="spawn")  # refused before anything starts
+    long_code = box.run("x = 1\n" * 40_000, ["True"])
+    assert "code trop long" in long_code.error
+    many = box.run("x = 1", ["x == 1"] * 6_000)
+    assert "trop de tests" in many.error
+    long_tests = box.run("x = 1", ["x == " + "1" * 250_000])
+    assert "tests trop longs" in long_tests.error
+
+
+def test_the_supervisor_refuses_to_rebuild_a_hash_flood():
+    colliding = [i * (2 ** 61 - 1) for i in range(1, 200)]  # all hash to 0
+    for tag in ("s", "fs"):
+        with pytest.raises(ValueError, match="collisions"):
+            _plain.decode([tag, colliding])
+    with pytest.raises(ValueError, match="collisions"):
+        _plain.decode(["d", [[k, 1] for k in colliding]])
+    assert _plain.decode(["s", list(range(1000))]) == set(range(1000))  # ordinary sets pass
+
+
+def test_a_hash_flood_from_the_code_is_judged_unreadable(sandbox_box):
+    code = "def f():\n    return {i * (2 ** 61 - 1) for i in range(1, 400)}\n"
+    result = sandbox_box.run(code, ["f() == f()"])
+    assert result.passed == 0 and "illisible" in result.failures[0].reason, result
+
+
+@pytest.fixture(scope="module")
+def sandbox_box():
+    with Sandbox() as box:
+        yield box
+
+
+def test_exact_types_in_plain_data():
+    class Meta(type):
+        def __eq__(cls, other):
+            return True
+
+        __hash__ = type.__hash__
+
+    class Liar(metaclass=Meta):
+        pass
+
+    assert Liar == int  # the lie, on the caller's side
+    with pytest.raises(_plain.PlainValueError):
+        _plain.to_plain(Liar())
+    with pytest.raises(_plain.PlainValueError):
+        _plain.compare("==", Liar(), 3)
+
+
+# --- the results channel carries only the protocol ------------------------------------------
+
+class _FakeHandle:
+    started = True
+
+    def __init__(self, chunks):
+        self.chunks = list(chunks)
+
+    def recv(self, timeout):
+        return self.chunks.pop(0) if self.chunks else b""
+
+    def kill(self):
+        pass
+
+    def wait(self, need_status=True):
+        return "code de sortie 0"
+
+
+def _frame(record: dict) -> bytes:
+    import json
+
+    data = json.dumps(record).encode("ascii")
+    return len(data).to_bytes(4, "big") + data
+
+
+@pytest.mark.parametrize("records", [
+    [{"k": "done"}],  # no nonce at all
+    [{"k": "done", "n": 1234, "s": 0}],  # a guessed nonce
+    [{"k": "loaded", "n": 77, "s": 0}, {"k": "done", "n": 77, "s": 5}],  # a gap in the sequence
+    [{"k": "done", "n": 77, "s": 1}],  # not the first record
+    [{"k": "done", "n": 77.0, "s": 0}],  # not an exact int
+    [{"k": "done", "n": True, "s": 0}],
+], ids=["no-nonce", "wrong-nonce", "gap", "late", "float-nonce", "bool-nonce"])
+def test_records_without_the_runs_nonce_and_sequence_are_not_results(records):
+    out = _supervisor.collect(_FakeHandle([b"".join(map(_frame, records))]), 5.0, 5.0, nonce=77)
+    assert out.problem == "malformed" and not out.done
+
+
+def test_raw_bytes_on_the_channel_make_the_run_unreadable():
+    out = _supervisor.collect(_FakeHandle([b"\x00\x00\x00\x02{}"]), 5.0, 5.0, nonce=77)
+    assert out.problem == "malformed"
+    good = [{"k": "loaded", "n": 77, "s": 0}, {"k": "done", "n": 77, "s": 1}]
+    out = _supervisor.collect(_FakeHandle([b"".join(map(_frame, good))]), 5.0, 5.0, nonce=77)
+    assert out.done and out.problem is None
+
+
+def test_each_run_has_its_own_nonce():
+    from course_utils.sandbox._plan import make_plan
+
+    plans = [make_plan("x = 1", ["x == 1"], timeout=1, memory_mb=64) for _ in range(3)]
+    assert len({plan.job["nonce"] for plan in plans}) == 3
