@@ -213,6 +213,21 @@ def test_study_tasks_are_heterogeneous_and_the_summary_has_every_strategy():
     assert table[-1]["réussites"] == "1/1" and table[0]["réussites"] == "0/1"
 
 
+def test_the_study_summary_prices_the_tokens_each_strategy_spent():
+    from course_utils.orchestration import summarize
+    from course_utils.orchestration.study import StudyRow
+    from course_utils.usage import Usage
+
+    spent = Usage(prompt_tokens=1_000_000, completion_tokens=0, total_tokens=1_000_000, calls=1)
+    rows = [StudyRow("routeur", "t", "code", True, spent.total_tokens, 1, usage=spent),
+            StudyRow("oracle", "t", "code", True, 0, 0)]
+    priced = {line["stratégie"]: line["coût estimé"]
+              for line in summarize(rows, model="offline-fast")}
+    # offline-fast is priced at its reference model (gpt-4.1-mini: 0.40 $ per million input tokens)
+    assert priced == {"routeur": "0,40 $", "oracle": "0,0000 $"}
+    assert "coût estimé" not in summarize(rows)[0]
+
+
 def test_guard_reserves_the_longest_answer_seen_for_the_next_call():
     from course_utils.usage import Usage
 

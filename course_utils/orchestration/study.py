@@ -21,9 +21,10 @@ luck of the draw. (A real provider gives no such control: the same client is reu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from ..usage import Usage
 from .prompts import kind_of, problem_id
 
 
@@ -56,6 +57,7 @@ class StudyRow:
     planner_tokens: int = 0
     engines: str = ""
     applicable: bool = True
+    usage: Usage = field(default_factory=Usage)
 
 
 SINGLES = {
@@ -103,11 +105,12 @@ def run_study(tasks: Iterable[Any], *, client: Any = None, model: str | None = N
         run = orchestrate(task, client=planner or planner_client(engine_client), model=model,
                           engine_client=engine_client)
         rows.append(StudyRow("planificateur", name, kind, run.solved, run.tokens, run.calls,
-                             run.planner_usage.total_tokens, " → ".join(run.chain)))
+                             run.planner_usage.total_tokens, " → ".join(run.chain),
+                             usage=run.planner_usage + run.engine_usage))
         routed = engines.route(tuple(task) if kind == "jeu24" else task, client=fresh(),
                                model=model)
         rows.append(StudyRow("routeur", name, kind, routed.solved, routed.tokens, routed.calls,
-                             0, routed.engine.removeprefix("route→")))
+                             0, routed.engine.removeprefix("route→"), usage=routed.usage))
         tried = []
         for label, (engine, domain) in SINGLES.items():
             if kind not in domain:
@@ -115,13 +118,13 @@ def run_study(tasks: Iterable[Any], *, client: Any = None, model: str | None = N
                 continue
             result = engine(engines, task, client=fresh(), model=model)
             row = StudyRow(label, name, kind, result.solved, result.tokens, result.calls, 0,
-                           result.engine)
+                           result.engine, usage=result.usage)
             rows.append(row)
             tried.append(row)
         solved = [r for r in tried if r.solved]
         best = min(solved or tried, key=lambda r: r.tokens)
         rows.append(StudyRow("oracle", name, kind, bool(solved), best.tokens, best.calls, 0,
-                             best.strategy))
+                             best.strategy, usage=best.usage))
     return rows
 
 
@@ -129,9 +132,12 @@ STRATEGIES = ("planificateur", "routeur", "best_of_n", "reflexion", "self_consis
               "tree_of_thoughts", "oracle")
 
 
-def summarize(rows: Iterable[StudyRow]) -> list[dict]:
-    """One dict per strategy: successes, 95 % interval, per kind, tokens, calls, overhead."""
+def summarize(rows: Iterable[StudyRow], model: str | None = None) -> list[dict]:
+    """One dict per strategy: successes, 95 % interval, per kind, tokens, calls, overhead; with
+    ``model``, also the estimated cost in dollars at that model's price (``usage.PRICES``; an
+    offline model is priced at its named reference model, see ``usage.cost_label``)."""
     from ..engines import wilson_interval
+    from ..usage import format_dollars
 
     rows = list(rows)
     kinds = sorted({r.kind for r in rows})
@@ -151,6 +157,9 @@ def summarize(rows: Iterable[StudyRow]) -> list[dict]:
             line[kind] = f"{sum(r.solved for r in part)}/{len(part)}"
         line["jetons"] = tokens
         line["appels"] = sum(r.calls for r in mine)
+        if model is not None:
+            cost = sum((r.usage for r in mine), Usage()).cost(model)
+            line["coût estimé"] = "prix inconnu" if cost is None else format_dollars(cost)
         planner = sum(r.planner_tokens for r in mine)
         line["dont planificateur"] = planner if strategy == "planificateur" else "—"
         line["_low"], line["_high"] = low, high
