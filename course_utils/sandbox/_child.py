@@ -80,6 +80,7 @@ def _sender(fd: int, nonce: int = 0, write=os.write):
     (``write`` is replaced only by the worker's rehearsal.)
     """
     pack, dumps, clock = struct.pack, json.dumps, time.monotonic
+    run_nonce = [nonce]
     pending: list[bytes] = []
     start: list[float] = []
     busy = [False]
@@ -98,12 +99,12 @@ def _sender(fd: int, nonce: int = 0, write=os.write):
             busy[0] = False
 
     def send(record: dict) -> None:
-        record["n"], record["s"] = nonce, sequence[0]
+        record["n"], record["s"] = run_nonce[0], sequence[0]
         sequence[0] += 1
         data = dumps(record, ensure_ascii=True, allow_nan=False).encode("ascii")
         if len(data) > MAX_RECORD:
             data = dumps({"k": record.get("k"), "i": record.get("i"), "big": True,
-                          "n": nonce, "s": record["s"]}).encode()
+                          "n": run_nonce[0], "s": record["s"]}).encode()
         pending.append(pack(">I", len(data)) + data)
         if not start:
             start.append(clock())
@@ -111,16 +112,22 @@ def _sender(fd: int, nonce: int = 0, write=os.write):
             return
         flush()
 
+    def set_nonce(value: int) -> None:  # a spare makes its sender before its job arrives
+        run_nonce[0] = value
+
     send.flush = flush  # for the timer of :func:`_flush_periodically`
+    send.set_nonce = set_nonce
     return send
 
 
-def _flush_periodically(flush, period: float = 0.02) -> None:
+def _flush_periodically(flush, period: float = 0.02, start: bool = True) -> None:
     """Flush buffered records every ``period`` s, so a run stuck in a loop has reported its stage.
 
     Without it, a test that never returns would leave ``loaded`` in the buffer and a timeout
     could not say which test was running. POSIX only (``setitimer``); the handler is a closure the
-    untrusted code cannot name, and it never raises into the code it interrupts.
+    untrusted code cannot name, and it never raises into the code it interrupts. With
+    ``start=False`` only the handler is installed (a spare, before its job): :func:`_start_timer`
+    starts the clock once the job has arrived.
     """
     if not hasattr(signal, "setitimer"):
         return
@@ -132,7 +139,13 @@ def _flush_periodically(flush, period: float = 0.02) -> None:
             pass
 
     signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, period, period)
+    if start:
+        _start_timer(period)
+
+
+def _start_timer(period: float = 0.02) -> None:
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, period, period)
 
 
 def _isolate(channel_fd: int, job_fd: int | None = None) -> int | None:
@@ -460,14 +473,24 @@ def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
         job_fd = _isolate(channel_fd, job_fd)
         compiled = None
         if job_fd is not None:  # a spare child: wait for the job the caller compiled
+            # What does not depend on the job is done before it arrives (the spare is idle,
+            # the run is not waiting): the sender (its nonce comes with the job), the alarm
+            # handler (its timer starts with the job), the seed.
+            send = _sender(_child_os.CHANNEL_FD)
+            _flush_periodically(send.flush, start=False)
+            random.seed(0)
             job, compiled = read_job(job_fd)
             os.close(job_fd)
-        send = _sender(_child_os.CHANNEL_FD, job.get("nonce", 0))
-        _flush_periodically(send.flush)
+            send.set_nonce(job.get("nonce", 0))
+            _start_timer()
+        else:
+            send = _sender(_child_os.CHANNEL_FD, job.get("nonce", 0))
+            _flush_periodically(send.flush)
+            random.seed(0)
         base = address_space() if base is None else base
         if job_fd is not None and world.load(job.get("modules", ())):
             base = address_space()
-        random.seed(0)
+            random.seed(0)  # importing a module must not change the run's first numbers
         _limit_resources(float(job["timeout"]), int(job["memory_mb"]), base)
         try:
             _child_os.lock_down(world.boundary or _child_os.prepare())
