@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -112,12 +113,20 @@ def sandbox_session_cpu(jobs) -> tuple[float, float, int]:
     return seconds, cpu_seconds() - cpu, passed
 
 
+def _load() -> str:
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except (AttributeError, OSError):  # Windows
+        return "?"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="number of HumanEval problems")
     parser.add_argument("--repeat", type=int, default=3, help="rounds (at least 2)")
     args = parser.parse_args(argv)
     jobs = list(programs(args.limit))
+    load_start = _load()
     sandbox = Sandbox()
     sandbox.run("x = 1", ["x == 1"])  # start the warm worker (not timed: once per session)
     rounds: dict[str, list[float]] = {"sandbox": [], "baseline": []}
@@ -159,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  CPU time per run: baseline {cpu_base * 1000:.2f} ms, sandbox {cpu_box * 1000:.2f} ms "
           f"(caller + worker + children, warm caches), ratio {cpu_base / cpu_box:5.1f}x")
     print("  target: >= 10x per run on Linux")
+    print(f"  load average (1 min): {load_start} at start, {_load()} at end, on "
+          f"{os.cpu_count()} CPUs (wall times count the waits for a core)")
     print(f"  endless loop killed {statistics.median(late) * 1000:.0f} ms after its deadline "
           f"(median of {len(late)}); OS layer: {boundary}")
     return 0

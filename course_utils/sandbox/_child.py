@@ -14,7 +14,16 @@ code runs it:
    namespaces with their own restricted builtins, built by the worker before it forked: the
    code's, and the tests' (which sees the code's functions only through wrappers returning
    plain copies of their results);
-4. switches the audit hook to strict mode.
+4. drops its privileges and loads the seccomp filter (``_child_os.lock_down``);
+5. switches the audit hook to strict mode.
+
+A spare does what does not depend on its job while it waits for it, so that the run (which
+is waiting) does not pay for it: point 1, its sender (the nonce is set when the job arrives),
+the alarm handler (its timer starts with the job), ``random.seed(0)`` (seeded again if the
+job imports a module), ``no_new_privs`` (set again by the lock-down) and the first touches of
+the record encoder (:func:`_warm_up`; in a forked child, most of a step's cost is the
+copy-on-write faults of its first touches). What depends on the job (limits, privileges,
+filter, hook) still comes after it and before any untrusted code, in the order above.
 
 The channel is written only by :func:`_sender`'s closure; the untrusted code has no name for it
 (no ``os``/``sys``/``io`` module, ``open`` refused even on a descriptor number, no frame or
@@ -80,6 +89,7 @@ def _sender(fd: int, nonce: int = 0, write=os.write):
     (``write`` is replaced only by the worker's rehearsal.)
     """
     pack, dumps, clock = struct.pack, json.dumps, time.monotonic
+    run_nonce = [nonce]
     pending: list[bytes] = []
     start: list[float] = []
     busy = [False]
@@ -98,12 +108,12 @@ def _sender(fd: int, nonce: int = 0, write=os.write):
             busy[0] = False
 
     def send(record: dict) -> None:
-        record["n"], record["s"] = nonce, sequence[0]
+        record["n"], record["s"] = run_nonce[0], sequence[0]
         sequence[0] += 1
         data = dumps(record, ensure_ascii=True, allow_nan=False).encode("ascii")
         if len(data) > MAX_RECORD:
             data = dumps({"k": record.get("k"), "i": record.get("i"), "big": True,
-                          "n": nonce, "s": record["s"]}).encode()
+                          "n": run_nonce[0], "s": record["s"]}).encode()
         pending.append(pack(">I", len(data)) + data)
         if not start:
             start.append(clock())
@@ -111,16 +121,22 @@ def _sender(fd: int, nonce: int = 0, write=os.write):
             return
         flush()
 
+    def set_nonce(value: int) -> None:  # a spare makes its sender before its job arrives
+        run_nonce[0] = value
+
     send.flush = flush  # for the timer of :func:`_flush_periodically`
+    send.set_nonce = set_nonce
     return send
 
 
-def _flush_periodically(flush, period: float = 0.02) -> None:
+def _flush_periodically(flush, period: float = 0.02, start: bool = True) -> None:
     """Flush buffered records every ``period`` s, so a run stuck in a loop has reported its stage.
 
     Without it, a test that never returns would leave ``loaded`` in the buffer and a timeout
     could not say which test was running. POSIX only (``setitimer``); the handler is a closure the
-    untrusted code cannot name, and it never raises into the code it interrupts.
+    untrusted code cannot name, and it never raises into the code it interrupts. With
+    ``start=False`` only the handler is installed (a spare, before its job): :func:`_start_timer`
+    starts the clock once the job has arrived.
     """
     if not hasattr(signal, "setitimer"):
         return
@@ -132,7 +148,13 @@ def _flush_periodically(flush, period: float = 0.02) -> None:
             pass
 
     signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, period, period)
+    if start:
+        _start_timer(period)
+
+
+def _start_timer(period: float = 0.02) -> None:
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, period, period)
 
 
 def _isolate(channel_fd: int, job_fd: int | None = None) -> int | None:
@@ -453,6 +475,17 @@ def _run_program(code, namespace: dict) -> dict:
     return {"ok": True}
 
 
+def _warm_up() -> None:
+    """A spare, before its job: touch what every run touches first (the record encoder, the
+    clock), so that the page copies these first touches cost are paid while the spare is idle,
+    not while the run is waiting. Pure calls on made-up data: no state a run can observe."""
+    record = {"k": "loaded", "n": 0, "s": 0}
+    data = json.dumps(record, ensure_ascii=True, allow_nan=False).encode("ascii")
+    struct.pack(">I", len(data))
+    encode(to_plain([1, "a", 2.0, None, True, (3,)], "warm-up"))
+    time.monotonic()
+
+
 def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
            base: int | None) -> None:
     exit_now = os._exit
@@ -460,14 +493,30 @@ def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
         job_fd = _isolate(channel_fd, job_fd)
         compiled = None
         if job_fd is not None:  # a spare child: wait for the job the caller compiled
+            # What does not depend on the job is done before it arrives (the spare is idle,
+            # the run is not waiting): the sender (its nonce comes with the job), the alarm
+            # handler (its timer starts with the job), the seed, first touches, no_new_privs.
+            send = _sender(_child_os.CHANNEL_FD)
+            _flush_periodically(send.flush, start=False)
+            random.seed(0)
+            _warm_up()
+            if world.boundary is not None:
+                try:
+                    _child_os.set_no_new_privs(world.boundary)
+                except OSError:  # lock_down tries again, and reports it
+                    pass
             job, compiled = read_job(job_fd)
             os.close(job_fd)
-        send = _sender(_child_os.CHANNEL_FD, job.get("nonce", 0))
-        _flush_periodically(send.flush)
+            send.set_nonce(job.get("nonce", 0))
+            _start_timer()
+        else:
+            send = _sender(_child_os.CHANNEL_FD, job.get("nonce", 0))
+            _flush_periodically(send.flush)
+            random.seed(0)
         base = address_space() if base is None else base
         if job_fd is not None and world.load(job.get("modules", ())):
             base = address_space()
-        random.seed(0)
+            random.seed(0)  # importing a module must not change the run's first numbers
         _limit_resources(float(job["timeout"]), int(job["memory_mb"]), base)
         try:
             _child_os.lock_down(world.boundary or _child_os.prepare())

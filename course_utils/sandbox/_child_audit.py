@@ -126,11 +126,14 @@ class AuditGuard:
         self._runner_files = frozenset(runner_files)
         self._violations: list[str] = []
         self._on = False
+        # Built here (in the worker, before it forks): each child only adds it, at the same
+        # point as before (right before the untrusted code runs), and copies fewer pages.
+        self._hook = _make_hook(self._violations)
 
     def enable(self) -> None:
         if not self._on:
             self._on = True
-            sys.addaudithook(_make_hook(self._violations))
+            sys.addaudithook(self._hook)
 
     def violations(self) -> list[str]:
         return list(self._violations)

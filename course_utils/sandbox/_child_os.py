@@ -77,6 +77,11 @@ class Boundary:
             self.syscall = libc["syscall"]  # its own function object: its own argtypes
             self.syscall.restype = ctypes.c_long
             self.syscall.argtypes = (ctypes.c_long,) * 4
+            # One harmless call of each (an unknown system call, a query): ctypes resolves and
+            # caches what a first call needs here, in the worker, not in every child.
+            self.syscall(-1, 0, 0, 0)
+        if libc is not None:
+            libc.prctl(_PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0)
 
     def describe(self) -> str:
         """French summary of the OS layer as it will hold in the children."""
@@ -201,6 +206,17 @@ def _drop_privileges() -> None:
         raise PermissionError("impossible de quitter l'utilisateur root")
 
 
+def set_no_new_privs(boundary: Boundary) -> None:
+    """Set ``no_new_privs`` (no set-uid program can give privileges back); raise on failure.
+
+    A spare sets it before its job arrives (it changes nothing it still needs: reading the job
+    and importing modules); :func:`lock_down` sets it again (idempotent) before the filter.
+    """
+    libc = boundary.libc
+    if libc is not None and libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(_errno(), "prctl(PR_SET_NO_NEW_PRIVS) a échoué")
+
+
 def lock_down(boundary: Boundary) -> None:
     """Drop privileges, set ``no_new_privs``, load the filter; raise if any step fails.
 
@@ -210,8 +226,7 @@ def lock_down(boundary: Boundary) -> None:
     libc = boundary.libc
     if libc is None:
         return
-    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        raise OSError(_errno(), "prctl(PR_SET_NO_NEW_PRIVS) a échoué")
+    set_no_new_privs(boundary)
     if boundary.program is not None:
         address = boundary.address
         # seccomp(2) with SPEC_ALLOW: on kernels that tie the speculative-store-bypass
