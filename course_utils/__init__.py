@@ -12,8 +12,8 @@ __version__ = "0.1.0"
 
 _LAZY = {
     "setup": "session",
-    "load_settings": "config",
-    "Settings": "config",
+    "load_settings": "settings",
+    "Settings": "settings",
     "make_client": "llm",
     "chat": "llm",
     "ChatResult": "llm",

@@ -19,7 +19,7 @@ from typing import Any
 
 import openai
 
-from .config import Settings
+from .settings import Settings
 
 
 class LLMError(RuntimeError):

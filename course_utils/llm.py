@@ -36,7 +36,7 @@ import openai
 
 from . import errors, providers
 from ._http import http_module
-from .config import Settings, load_settings
+from .settings import Settings, load_settings
 from .errors import LLMError, _error_fields, _json_or_text
 from .providers import is_reasoning_model
 from .usage import Usage, UsageLedger, _record_session_usage, session_ledger
@@ -144,7 +144,7 @@ def make_client(
     ``OfflineModel(seed=settings.seed)``. A networked client normalises each chat request for
     the provider's profile (see :class:`ProviderTransport`).
     """
-    from .config import ensure_network_allowed
+    from .settings import ensure_network_allowed
 
     settings = settings or (default_settings() if offline is None else Settings())
     http = http_module()

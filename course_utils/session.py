@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import llm
-from .config import ConfigError, Settings, load_settings
+from .settings import ConfigError, Settings, load_settings
 
 _PROBE_TOOL = {
     "type": "function",

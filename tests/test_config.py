@@ -137,7 +137,7 @@ def test_without_a_course_root_only_the_folder_itself_is_searched(tmp_path):
 
 
 def test_default_search_goes_from_the_notebook_folder_to_the_root_then_cwd(tmp_path, monkeypatch):
-    from course_utils import config
+    from course_utils import settings as config
 
     course = tmp_path / "cours"
     (course / "notebooks").mkdir(parents=True)
@@ -232,11 +232,12 @@ def test_setup_explains_a_configuration_error_and_goes_on_offline(tmp_path, monk
     assert course.offline and course.fallback
 
 
-def test_setup_lives_in_its_own_module_and_config_does_not_import_llm():
+def test_setup_lives_in_its_own_module_and_settings_do_not_import_llm():
     import subprocess
     import sys
 
-    code = ("import sys, course_utils.config as c; assert 'course_utils.llm' not in sys.modules; "
+    code = ("import sys, course_utils.settings; assert 'course_utils.llm' not in sys.modules; "
+            "import course_utils.config as c; "
             "from course_utils import setup; from course_utils.session import setup as s2; "
             "assert setup is s2 is c.setup; from course_utils.config import Course; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

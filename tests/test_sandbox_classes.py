@@ -84,7 +84,7 @@ CLASSES = {
          "Fraction.limit_denominator = lambda self, *a: 7\ndef f():\n    return 7\n",
          "from fractions import Fraction\nassert int(Fraction(22, 7).limit_denominator(1)) == f()\n"),
         ("template_class", "import string\nstring.Template.substitute = lambda self, *a, **k: 'ok'\n"
-         "def f():\n    return 'ok'\n", "import string\nassert string.Template('$x').substitute(x=1) == f()\n"),
+         "def f():\n    return 'ok'\n", "import string\nassert string.Template('$x').substitute(x=1) == f()\n"),  # noqa: E501
         ("delete_method", "import random\ndelattr(random.Random, 'randrange')\n"
          "def f():\n    return 1\n", ["f() == 1"]),
         ("stdlib_function_metadata", "import functools, statistics\n"

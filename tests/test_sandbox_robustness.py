@@ -151,7 +151,7 @@ def test_exact_types_in_plain_data():
     class Liar(metaclass=Meta):
         pass
 
-    assert Liar == int  # the lie, on the caller's side
+    assert Liar == int  # the lie, on the caller's side  # noqa: E721
     with pytest.raises(_plain.PlainValueError):
         _plain.to_plain(Liar())
     with pytest.raises(_plain.PlainValueError):

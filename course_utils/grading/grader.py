@@ -343,9 +343,10 @@ ports 443 et 80 avec un --backend en ligne) : solutions/
 et le cours sont hors de portée. Les cellules de vérification n'extraient que des données (les
 réponses de l'étudiant) ; le correcteur les compare, dans son propre processus, aux valeurs de la
 solution calculées dans un noyau propre (une fois par solution). Le dossier du cours est vérifié
-après chaque rendu (sans confinement, toute modification est annulée et le rendu est « suspect »). Une analyse des
-cellules signale les primitives de falsification (crochets de traçage, sys.modules, cadres, gc,
-builtins modifiés, threads, fichiers hors du dossier) : « suspect », sans changer la note.
+après chaque rendu (sans confinement, toute modification est annulée et le rendu est « suspect »).
+Une analyse des cellules signale les primitives de falsification (crochets de traçage,
+sys.modules, cadres, gc, builtins modifiés, threads, fichiers hors du dossier) : « suspect », sans
+changer la note.
 
 Limites : les vérifications visibles peuvent être satisfaites en écrivant en dur leurs réponses
 visibles (les tests cachés portent l'essentiel des points) ; ce qu'une cellule de vérification

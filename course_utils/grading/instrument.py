@@ -15,7 +15,8 @@ kernel, and a faked record has to contain the right answers to the cell's inputs
 A comprehension over kernel data (``all(p["type"] == "number" for p in props)``) is split too:
 the kernel lists each element's leaves, the grader evaluates the element. What stays in the
 kernel, by construction: the cell's inputs and helper code, control flow (``if``/``for``/
-``try``), a comprehension's filter (``if``), and whatever a leaf computes (a lambda's body). Tests written as plain comparisons are therefore
+``try``), a comprehension's filter (``if``), and whatever a leaf computes (a lambda's body). Tests
+written as plain comparisons are therefore
 the strongest; the README says so to lesson authors.
 """
 

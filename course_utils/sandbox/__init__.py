@@ -97,7 +97,8 @@ Per operating system
 
 Not protected anywhere: a bug of CPython or of the kernel (memory corruption, an unfiltered
 system call that matters). Not used: network or PID namespaces (the filter already refuses
-sockets, signals and ``ptrace``; creating a namespace per run would cost more than the run). For truly hostile code, use a disposable container or virtual
+sockets, signals and ``ptrace``; creating a namespace per run would cost more than the run). For
+truly hostile code, use a disposable container or virtual
 machine (``docker run --network none --read-only ...``).
 
 Modes: ``"fork"`` (default on POSIX): a warm worker, a clean single-threaded process started

@@ -24,7 +24,6 @@ plans and compiles the run, enforces the timeout and judges the records
 from __future__ import annotations
 
 import os
-import select
 import signal
 import socket
 import sys
