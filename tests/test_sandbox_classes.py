@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from course_utils.sandbox import Sandbox
+from sandbox_trap import SECRET_TEXT, plant
 
-SECRET_TEXT = "SECRET-4242"
 LEAK = ["leak() == 'SECRET-4242'"]
 HONEST_CODE = "def double(x):\n    return 2 * x\n"
 HONEST_TESTS = ["double(21) == 42", "double(0) == 0"]
@@ -218,27 +217,6 @@ CLASSES = {
 PAYLOADS = [(family, *payload) for family, payloads in CLASSES.items() for payload in payloads]
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox() as box:
-        yield box
-
-
-@pytest.fixture(scope="module")
-def trap(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("trap")
-    (folder / "secret.txt").write_text(SECRET_TEXT)
-    return folder
-
-
-def _prepare(code, tests, trap):
-    def fill(text):
-        return (text.replace("SECRET", str(trap / "secret.txt"))
-                .replace("SENTINEL", str(trap / "pwned")))
-
-    return fill(code), (fill(tests) if isinstance(tests, str) else tests)
-
-
 def test_every_class_has_several_payloads():
     assert all(len(payloads) >= 5 for payloads in CLASSES.values())
     assert len(PAYLOADS) >= 50
@@ -247,7 +225,7 @@ def test_every_class_has_several_payloads():
 @pytest.mark.parametrize("family, name, code, tests", PAYLOADS,
                          ids=[f"{p[0]}-{p[1]}" for p in PAYLOADS])
 def test_payload_passes_nothing(sandbox, trap, family, name, code, tests):
-    code, tests = _prepare(code, tests, trap)
+    code, tests = plant(code, tests, trap)
     result = sandbox.run(code, tests, timeout=5, memory_mb=256)
     assert result.passed == 0 and not result.ok, result
     assert result.error or result.failures  # a reason is always given

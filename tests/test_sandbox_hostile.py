@@ -15,11 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from course_utils.sandbox import Sandbox
+from sandbox_trap import SECRET_TEXT, plant
 
 ROOT = Path(__file__).resolve().parents[1]
 
-SECRET_TEXT = "SECRET-4242"
 HONEST_CODE = "def double(x):\n    return 2 * x\n"
 HONEST_TESTS = ["double(21) == 42", "double(0) == 0"]
 LEAK = ["leak() == 'SECRET-4242'"]
@@ -209,27 +208,6 @@ TIMEOUT_PAYLOADS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox() as box:
-        yield box
-
-
-@pytest.fixture(scope="module")
-def trap(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("trap")
-    (folder / "secret.txt").write_text(SECRET_TEXT)
-    return folder
-
-
-def _prepare(code, tests, trap):
-    def fill(text):
-        return (text.replace("SECRET", str(trap / "secret.txt"))
-                .replace("SENTINEL", str(trap / "pwned")))
-
-    return fill(code), (fill(tests) if isinstance(tests, str) else tests)
-
-
 def _assert_honest_run_still_works(sandbox):
     honest = sandbox.run(HONEST_CODE, HONEST_TESTS)
     assert honest.ok and honest.passed == 2, honest
@@ -241,7 +219,7 @@ def test_corpus_is_large_enough():
 
 @pytest.mark.parametrize("name, code, tests", PAYLOADS, ids=[p[0] for p in PAYLOADS])
 def test_payload_is_contained(sandbox, trap, name, code, tests):
-    code, tests = _prepare(code, tests, trap)
+    code, tests = plant(code, tests, trap)
     result = sandbox.run(code, tests, timeout=5, memory_mb=256)
     assert result.passed == 0 and not result.ok, result
     assert result.error or result.failures  # a reason is always given
