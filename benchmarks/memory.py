@@ -11,8 +11,9 @@ instructive lessons of seven pitfall families), in the same run of this script:
   not shipped with this repository; this reconstruction follows the issue's description and is
   calibrated on its measurements (10,000 lessons: a query ~0.56 s, a save ~9 s, a 166 MB file) —
   the script prints the baseline's own numbers so the calibration can be checked;
-* **memory**: ``VectorMemory`` with the default ``HashingEmbedder`` (256 float32 per lesson, one
-  SQLite transaction per write with ``synchronous=FULL``, the search one matrix–vector product).
+* **memory**: ``VectorMemory`` with the default ``HashingEmbedder`` (256 float32 components per
+  lesson, of which the ~90 non-zero ones are stored with a bitmap: ``course_utils.memory.vectors``;
+  one SQLite transaction per write with ``synchronous=FULL``, the search one matrix–vector product).
 
 Usage: ``python benchmarks/memory.py [--lessons 10000] [--large 100000] [--queries 20]``.
 Prints per-operation times, the three ratios (query, add, file size) against the issue's bars
@@ -27,6 +28,7 @@ import argparse
 import json
 import math
 import re
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -164,8 +166,11 @@ def main() -> None:
     print(f"{'taille du fichier':22}{base_size / 1e6:>15.1f} Mo{ours_size / 1e6:>13.2f} Mo"
           f"{ratios['file']:>9.1f}×  {verdict(ratios['file'], BARS['file'])}")
     per_lesson = ours_size / args.lessons
-    print(f"  VectorMemory : {per_lesson:.0f} octets par leçon, dont {4 * HashingEmbedder().dim} pour le "
-          f"vecteur float32 ; JSON : {base_size / args.lessons:.0f} octets par leçon.")
+    with sqlite3.connect(memory.path) as conn:  # what the vectors take (zeros left out)
+        vector_bytes = conn.execute("SELECT avg(length(vector)) FROM entries").fetchone()[0]
+    print(f"  VectorMemory : {per_lesson:.0f} octets par leçon, dont {vector_bytes:.0f} pour le "
+          f"vecteur (float32 non nuls et leur masque ; {4 * HashingEmbedder().dim} en dense) ; "
+          f"JSON : {base_size / args.lessons:.0f} octets par leçon.")
 
     if args.large:
         big = synthetic_lessons(args.large, seed=2)

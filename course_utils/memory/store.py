@@ -14,9 +14,10 @@ What it guarantees:
   at creation; another embedder is refused with a French message (vectors of two embedders do not
   compare). A file that is not a memory (random bytes, truncated, another program's database, a
   JSON file) is refused too, and never written to.
-* **Search is vectorised**: vectors are kept as float32 blobs and loaded once into a numpy matrix
-  (refreshed incrementally when rows are added, by this process or another); a query is one
-  matrix–vector product over every row, then a top-k.
+* **Search is vectorised**: vectors are kept as float32 blobs (without their zeros when that is
+  shorter: ``vectors``) and loaded once into a numpy matrix (refreshed incrementally when rows
+  are added, by this process or another); a query is one matrix–vector product over every row,
+  then a top-k.
 * **Bounded size** with ``max_entries``: adding beyond it evicts the least recently used lessons
   (used = added or returned by ``search``); ``entries()`` shows each one's access count.
 
@@ -39,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from . import files
+from . import files, vectors
 from .embedders import Embedder, HashingEmbedder
 from .files import MemoryFileError
 
@@ -111,7 +112,7 @@ def _scores(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
 
 
 def _blob(vector: np.ndarray) -> bytes:
-    return np.ascontiguousarray(vector, dtype="<f4").tobytes()
+    return vectors.encode(vector)
 
 
 class VectorMemory:
@@ -293,8 +294,11 @@ class VectorMemory:
             conn.execute("COMMIT")
         if rows:
             ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
-            block = np.frombuffer(b"".join(row[2] for row in rows), dtype="<f4")
-            block = block.reshape(len(rows), self.embedder.dim).astype(np.float32, copy=False)
+            try:
+                block = vectors.decode([row[2] for row in rows], self.embedder.dim)
+            except (vectors.VectorBlobError, TypeError) as exc:
+                raise MemoryFileError(f"« {self.path} » est corrompue : {exc}. Le fichier n'a pas "
+                                      "été modifié ; restaurez une sauvegarde ou un export JSON.") from None
             self._ids = np.concatenate([self._ids, ids])
             self._matrix = np.vstack([self._matrix, block]) if len(self._matrix) else block
             self._domains.extend(row[1] for row in rows)
