@@ -12,9 +12,23 @@ import select
 import socket
 
 from course_utils.sandbox import _worker
-from course_utils.sandbox._worker import _UNKNOWN, SPARES, _pack, _recv_exact
+from course_utils.sandbox._worker import _UNKNOWN, SPARES, _pack
 
 REPLY_DEADLINE = 10.0  # seconds: the worker answers in a millisecond; a stopped one never does
+
+
+def _recv_exact(sock: socket.socket, size: int):
+    data, fds = b"", []
+    while len(data) < size:
+        try:
+            chunk, more, _flags, _addr = socket.recv_fds(sock, size - len(data), 2)
+        except OSError:  # e.g. connection reset: the other side is gone
+            chunk, more = b"", []
+        if not chunk:
+            return None, fds
+        data += chunk
+        fds += more
+    return data, fds
 
 
 class WorkerFailure(RuntimeError):

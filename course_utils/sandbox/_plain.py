@@ -25,10 +25,18 @@ class PlainValueError(Exception):
     """A value that is not plain data where plain data is required (French message)."""
 
 
-_SCALARS = (type(None), bool, int, float, complex, str, bytes, range)
-# Types are compared by identity, never with ``in`` or ``==`` on a tuple of types: a class
-# whose metaclass says it equals ``int`` must not pass for one.
-_SCALAR_IDS = frozenset(map(id, _SCALARS))
+_NONE = type(None)
+# Types are compared by identity (``is``), never with ``in`` or ``==`` on a tuple of types: a
+# class whose metaclass says it equals ``int`` must not pass for one. Written out rather than
+# looked up by ``id()``: in the child, every ``id()`` call is an audit event.
+
+
+def is_scalar_type(kind) -> bool:
+    """``kind`` is exactly one of the plain scalar types (identity only)."""
+    return (kind is str or kind is int or kind is float or kind is bool or kind is _NONE
+            or kind is complex or kind is bytes or kind is range)
+
+
 MAX_SAME_HASH = 32  # values sharing one hash in a set or dict the supervisor rebuilds
 _CONVERT_SCALAR = (  # read a subclass instance through its base type's own slots
     (int, int.__int__),
@@ -50,7 +58,9 @@ def to_plain(value, what: str = "la valeur"):
 
     ``what`` names the value in the French error message (e.g. ``"f(3)"``).
     """
-    if id(type(value)) in _SCALAR_IDS:  # fast path: most values compared are numbers, strings
+    kind = type(value)
+    if (kind is str or kind is int or kind is float or kind is bool or kind is _NONE
+            or kind is complex or kind is bytes or kind is range):  # the common case, inline
         return value
     budget = [MAX_ITEMS]
 
@@ -59,7 +69,8 @@ def to_plain(value, what: str = "la valeur"):
         if budget[0] < 0:
             raise PlainValueError(f"{what} : donnée trop grande pour être comparée")
         kind = type(item)
-        if id(kind) in _SCALAR_IDS:
+        if (kind is str or kind is int or kind is float or kind is bool or kind is _NONE
+                or kind is complex or kind is bytes or kind is range):
             return item
         if depth > MAX_DEPTH:
             raise PlainValueError(f"{what} : donnée trop profondément imbriquée")
@@ -127,7 +138,7 @@ def compare(op: str, left, right) -> bool:
         return left is right
     if op == "is not":
         return left is not right
-    if id(type(left)) in _SCALAR_IDS and id(type(right)) in _SCALAR_IDS and op in _ORDER:
+    if is_scalar_type(type(left)) and is_scalar_type(type(right)) and op in _ORDER:
         try:
             return _ORDER[op](left, right)  # exact built-in scalars: nothing to copy
         except TypeError:

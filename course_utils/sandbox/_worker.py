@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import sys
 
+import _socket
+
 # The worker process imports only what it needs (every imported module makes each fork
-# dearer); the caller-side classes import the rest when used.
+# dearer: the ``socket`` module's enumerations alone were ~0.5 MB more for every child to
+# map); the caller-side classes import the rest when used.
 
 _UNKNOWN = -(1 << 30)
 SPARES = 2  # children forked ahead of the runs
@@ -39,23 +41,9 @@ def _pack(tag: bytes, *numbers: int) -> bytes:
     return tag + b"".join(n.to_bytes(4, "big", signed=True) for n in numbers)
 
 
-def _recv_exact(sock: socket.socket, size: int):
-    data, fds = b"", []
-    while len(data) < size:
-        try:
-            chunk, more, _flags, _addr = socket.recv_fds(sock, size - len(data), 2)
-        except OSError:  # e.g. connection reset: the other side is gone
-            chunk, more = b"", []
-        if not chunk:
-            return None, fds
-        data += chunk
-        fds += more
-    return data, fds
-
-
 # --- worker side: commands are 5 bytes (tag + pid), replies 9 bytes (tag + pid + value) ------
 
-def _serve(sock: socket.socket, guard, world) -> None:
+def _serve(sock: _socket.socket, guard, world) -> None:
     import gc
 
     gc.collect()  # the rehearsal's garbage is not frozen with the rest
@@ -92,7 +80,7 @@ def _loop(sock, guard, world, reaped: dict, living: set, reap) -> None:
     base = address_space()  # the size children inherit: their memory limit is counted above it
     # Few distinct objects touched per fork: after each fork the worker's own writes copy pages.
     recv, sendmsg, pipe, fork, close = sock.recv, sock.sendmsg, os.pipe, os.fork, os.close
-    rights = (socket.SOL_SOCKET, socket.SCM_RIGHTS)
+    rights = (_socket.SOL_SOCKET, _socket.SCM_RIGHTS)
     pending = b""
     while True:
         data = recv(4096)  # the caller may send several commands at once (kills, then F)
@@ -144,7 +132,7 @@ def main(fd: int, bpf_hex: str = "", missing: str = "") -> None:
     from course_utils.sandbox._worker_rehearsal import rehearse
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller's Ctrl-C is not ours
-    sock = socket.socket(fileno=fd)
+    sock = _socket.socket(fileno=fd)
     modules = preload()
     harden_modules(modules)
     views = build_views(modules)
