@@ -27,7 +27,7 @@ def test_the_eight_scalar_types_are_scalars(kind):
 
 @pytest.mark.parametrize("kind", [FakeInt, _Liar, type("int", (int,), {}), object, list])
 def test_nothing_else_is_even_if_it_says_it_equals_int(kind):
-    assert FakeInt == int  # the lie itself
+    assert FakeInt == int  # noqa: E721 - the lie itself, on purpose
     assert not is_scalar_type(kind)
 
 

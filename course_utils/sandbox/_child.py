@@ -395,6 +395,7 @@ class World:
         self.views = views
         self.boundary = boundary  # _child_os.Boundary, prepared by the worker
         self.output = OutputBuffer(20_000)
+        self.spare_send = None  # the result sender every spare inherits (prepare_spares)
         self.program_lines: list[str] = []
         self.user = {"__name__": USER_MODULE, "__doc__": None}
         self.user["__builtins__"] = make_builtins(views, self.output, self.user)
@@ -402,6 +403,22 @@ class World:
         self.test_builtins = make_builtins(views, self.output, self.tests,
                                            extra=_test_helpers(self.program_lines))
         self.tests["__builtins__"] = self.test_builtins
+
+    def prepare_spares(self) -> None:
+        """In the worker, once: what every spare would otherwise do for itself after the fork.
+
+        Its sender (a closure writing to descriptor 3, which each spare sets up; each spare has
+        its own copy of its state), the SIGALRM handler that flushes it (handlers are inherited;
+        the worker never starts the timer, so it never fires here), and ``no_new_privs``
+        (inherited too, and the worker never executes a program).
+        """
+        self.spare_send = _sender(_child_os.CHANNEL_FD)
+        _flush_periodically(self.spare_send.flush, start=False)
+        if self.boundary is not None:
+            try:
+                _child_os.set_no_new_privs(self.boundary)
+            except OSError:  # each child sets it itself, and reports a failure
+                pass
 
     def load(self, modules) -> bool:
         """Import the allowed modules a job needs beyond the core (before strict mode)."""
@@ -497,13 +514,17 @@ def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
         compiled = None
         if job_fd is not None:  # a spare child: wait for the job the caller compiled
             # What does not depend on the job is done before it arrives (the spare is idle,
-            # the run is not waiting): the sender (its nonce comes with the job), the alarm
-            # handler (its timer starts with the job), the seed, first touches, no_new_privs.
-            send = _sender(_child_os.CHANNEL_FD)
-            _flush_periodically(send.flush, start=False)
+            # the run is not waiting) or, better, once in the worker before it forks (see
+            # World.prepare_spares): the sender (its nonce comes with the job), the alarm
+            # handler (its timer starts with the job), no_new_privs; then the seed and first
+            # touches, which must be the child's own.
+            send = world.spare_send
+            if send is None:
+                send = _sender(_child_os.CHANNEL_FD)
+                _flush_periodically(send.flush, start=False)
             random.seed(0)
             _warm_up()
-            if world.boundary is not None:
+            if world.boundary is not None and not world.boundary.no_new_privs:
                 try:
                     _child_os.set_no_new_privs(world.boundary)
                 except OSError:  # lock_down tries again, and reports it

@@ -140,6 +140,7 @@ def main(fd: int, bpf_hex: str = "", missing: str = "") -> None:
     time.localtime()  # the C library reads the time zone now: a locked child cannot open files
     boundary = _child_os.prepare(bytes.fromhex(bpf_hex) if bpf_hex else None, missing or "absent")
     world = World(views, _child_os.probe(boundary))
+    world.prepare_spares()
     # Every class alive now (allowed modules, views, the runner's own) becomes immutable: the
     # untrusted code cannot patch random.Random.randrange or a module view's class.
     _child_os.freeze_types(_child_os.all_heap_types())
