@@ -17,12 +17,12 @@ code runs it:
 4. drops its privileges and loads the seccomp filter (``_child_os.lock_down``);
 5. switches the audit hook to strict mode.
 
-A spare does what does not depend on its job while it waits for it, so that the run (which
-is waiting) does not pay for it: point 1, its sender (the nonce is set when the job arrives),
-the alarm handler (its timer starts with the job), ``random.seed(0)`` (seeded again if the
-job imports a module), ``no_new_privs`` (set again by the lock-down) and the first touches of
-the record encoder (:func:`_warm_up`; in a forked child, most of a step's cost is the
-copy-on-write faults of its first touches). What depends on the job (limits, privileges,
+What does not depend on the job is not done while the run waits. The worker does it once,
+before it forks, for every spare (:meth:`World.prepare_spares`): the sender (the nonce is set
+when the job arrives), the alarm handler (its timer starts with the job), ``no_new_privs``.
+A spare does the rest while it waits for its job: point 1, ``random.seed(0)`` (seeded again if
+the job imports a module) and the first touches of the record encoder (:func:`_warm_up`; in a
+forked child, most of a step's cost is the copy-on-write faults of its first touches). What depends on the job (limits, privileges,
 filter, hook) still comes after it and before any untrusted code, in the order above.
 
 The channel is written only by :func:`_sender`'s closure; the untrusted code has no name for it

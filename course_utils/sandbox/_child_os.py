@@ -22,7 +22,8 @@ supervisor checks, see ``_supervisor``).
 The filter is compiled once per caller process through **pyseccomp**, a ctypes binding of the
 system's ``libseccomp`` (``libseccomp2`` on Debian/Ubuntu, present on nearly every Linux); the
 warm worker (or a spawned child) receives the compiled program, and each child only loads it
-(two ``prctl`` calls). Without libseccomp or without seccomp in the kernel the child still drops its
+(one ``seccomp`` call; the worker has set ``no_new_privs`` on itself, and its children inherit
+it). Without libseccomp or without seccomp in the kernel the child still drops its
 privileges and sets ``no_new_privs``; :func:`describe` says which parts hold (``Sandbox``'s
 ``os_boundary``). Other operating systems have none of this: the Python layers and the resource
 limits are the whole sandbox there (see the package docstring).
