@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox_trap import SECRET_TEXT, plant
+from sandbox_trap import assert_contained, plant
 
 LEAK = ["leak() == 'SECRET-4242'"]
 HONEST_CODE = "def double(x):\n    return 2 * x\n"
@@ -226,13 +226,7 @@ def test_every_class_has_several_payloads():
                          ids=[f"{p[0]}-{p[1]}" for p in PAYLOADS])
 def test_payload_passes_nothing(sandbox, trap, family, name, code, tests):
     code, tests = plant(code, tests, trap)
-    result = sandbox.run(code, tests, timeout=5, memory_mb=256)
-    assert result.passed == 0 and not result.ok, result
-    assert result.error or result.failures  # a reason is always given
-    assert not (trap / "pwned").exists()
-    said = [result.output, result.error or ""] + [f.reason.split("attendu")[0]
-                                                  for f in result.failures]
-    assert not any(SECRET_TEXT in text for text in said)
+    assert_contained(sandbox.run(code, tests, timeout=5, memory_mb=256), trap)
     honest = sandbox.run(HONEST_CODE, HONEST_TESTS)
     assert honest.ok and honest.passed == 2, honest
 

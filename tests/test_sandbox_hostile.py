@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox_trap import SECRET_TEXT, plant
+from sandbox_trap import assert_contained, plant
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -220,15 +220,7 @@ def test_corpus_is_large_enough():
 @pytest.mark.parametrize("name, code, tests", PAYLOADS, ids=[p[0] for p in PAYLOADS])
 def test_payload_is_contained(sandbox, trap, name, code, tests):
     code, tests = plant(code, tests, trap)
-    result = sandbox.run(code, tests, timeout=5, memory_mb=256)
-    assert result.passed == 0 and not result.ok, result
-    assert result.error or result.failures  # a reason is always given
-    assert not (trap / "pwned").exists()
-    # What the run reports must not contain the secret (the expected values, shown after
-    # « attendu », are the test's own literals).
-    said = [result.output, result.error or ""] + [f.reason.split("attendu")[0]
-                                                  for f in result.failures]
-    assert not any(SECRET_TEXT in text for text in said)
+    assert_contained(sandbox.run(code, tests, timeout=5, memory_mb=256), trap)
     _assert_honest_run_still_works(sandbox)
 
 
