@@ -22,8 +22,9 @@ before it forks, for every spare (:meth:`World.prepare_spares`): the sender (the
 when the job arrives), the alarm handler (its timer starts with the job), ``no_new_privs``.
 A spare does the rest while it waits for its job: point 1, ``random.seed(0)`` (seeded again if
 the job imports a module) and the first touches of the record encoder (:func:`_warm_up`; in a
-forked child, most of a step's cost is the copy-on-write faults of its first touches). What depends on the job (limits, privileges,
-filter, hook) still comes after it and before any untrusted code, in the order above.
+forked child, most of a step's cost is the copy-on-write faults of its first touches). What
+depends on the job (limits, privileges, filter, hook) still comes after it and before any
+untrusted code, in the order above.
 
 The channel is written only by :func:`_sender`'s closure; the untrusted code has no name for it
 (no ``os``/``sys``/``io`` module, ``open`` refused even on a descriptor number, no frame or
