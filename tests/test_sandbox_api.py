@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -141,6 +142,27 @@ def summary() -> List[object]:
                 " 'a#b#', '   a', '832,040', 14]")
     result = box.run(code, [f"summary() == {expected}", "use_stack() == 2"])
     assert result.ok, result
+
+
+def test_allowed_modules_outside_the_preloaded_core_work(box):
+    # time (with strptime), datetime, statistics and fractions are imported by the run that
+    # needs them, after the child's file limits are set: nothing is written, nothing refused.
+    code = """
+import time, datetime, statistics, fractions, random
+def parsed():
+    return time.strptime("2024-03-05", "%Y-%m-%d").tm_yday
+def days():
+    return (datetime.date(2024, 3, 5) - datetime.date(2024, 1, 1)).days
+def middle():
+    return statistics.median([3, 1, 2]), str(fractions.Fraction(3, 6))
+def first():
+    return random.random()
+"""
+    result = box.run(code, ["parsed() == 65", "days() == 64", "middle() == (2, '1/2')"])
+    assert result.ok, result
+    values = [box.run(code, ["first() < 0"]).failures[0].reason for _ in range(2)]
+    assert values[0] == values[1]  # the first number drawn is the same in every run,
+    assert repr(random.Random(0).random()) in values[0]  # the first after random.seed(0)
 
 
 def test_tests_see_functions_and_plain_data_but_not_classes_or_objects(box):

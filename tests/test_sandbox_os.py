@@ -190,13 +190,20 @@ def test_a_running_sandbox_child_is_filtered_unprivileged_and_without_new_privil
             box.run("import time\ntime.sleep(3)\ndef f():\n    return 1\n", ["f() == 1"],
                     timeout=10)))
         runner.start()
-        locked = []
+        locked, descriptors = [], {}
         while runner.is_alive() and not locked:
-            locked = [s for s in _children_status(worker) if s.get("Seccomp", "").strip() == "2"]
+            locked = [s for s in _children_status(worker) if s.get("Seccomp", "").strip() == "2"
+                      and not s.get("State", "").startswith(("Z", "X"))]  # not an ended one
+            for status in locked:  # what the running code holds: the null device, the channel
+                fds = Path(f"/proc/{status['Pid'].strip()}/fd")
+                descriptors = {int(fd.name): os.readlink(fd) for fd in fds.iterdir()}
             time.sleep(0.05)
         runner.join()
         assert seen[0].ok, seen[0]
         assert locked, "no child seen under seccomp"
+        assert sorted(descriptors) == [0, 1, 2, 3], descriptors
+        assert {descriptors[fd] for fd in (0, 1, 2)} == {os.devnull}
+        assert descriptors[3].startswith("pipe:")
         status = locked[0]
         assert status["NoNewPrivs"].strip() == "1"
         if os.geteuid() == 0:
