@@ -119,11 +119,31 @@ def _loop(sock, guard, world, reaped: dict, living: set, reap) -> None:
                 sock.sendall(_pack(b"S", pid, reaped.get(pid, _UNKNOWN)))
 
 
+def _import_random_without_fork_reseed() -> bool:
+    """Import ``random`` without its at-fork reseed; False if it was imported already.
+
+    ``random`` reseeds itself from ``os.urandom`` in every forked child. Every run starts from
+    ``random.seed(0)`` (reproducible runs), which the worker sets once before it forks
+    (``World.prepare_spares``): the reseed would be undone at once, after costing each child
+    some 45 page copies (~0.1 ms). Nothing else registers a fork hook while it is imported.
+    """
+    if "random" in sys.modules:
+        return False
+    register = os.register_at_fork
+    os.register_at_fork = lambda **hooks: None
+    try:
+        import random  # noqa: F401
+    finally:
+        os.register_at_fork = register
+    return True
+
+
 def main(fd: int, bpf_hex: str = "", missing: str = "") -> None:
     """Worker entry point; ``fd`` is the socket shared with the caller, ``bpf_hex`` the seccomp
     program the caller compiled (or ``missing``: why there is none)."""
     import time
 
+    seed_once = _import_random_without_fork_reseed()  # before anything imports it
     from course_utils.sandbox import _child_os
     from course_utils.sandbox._child import RUNNER_FILES, World
     from course_utils.sandbox._child_audit import install_audit_hook
@@ -132,6 +152,9 @@ def main(fd: int, bpf_hex: str = "", missing: str = "") -> None:
     from course_utils.sandbox._worker_rehearsal import rehearse
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller's Ctrl-C is not ours
+    # A child imports from the installation and never writes into it (no .pyc): its limits
+    # forbid writing files before its job, which may import an allowed module, arrives.
+    sys.dont_write_bytecode = True
     sock = _socket.socket(fileno=fd)
     modules = preload()
     harden_modules(modules)
@@ -140,7 +163,7 @@ def main(fd: int, bpf_hex: str = "", missing: str = "") -> None:
     time.localtime()  # the C library reads the time zone now: a locked child cannot open files
     boundary = _child_os.prepare(bytes.fromhex(bpf_hex) if bpf_hex else None, missing or "absent")
     world = World(views, _child_os.probe(boundary))
-    world.prepare_spares()
+    world.prepare_spares(seed=seed_once)
     # Every class alive now (allowed modules, views, the runner's own) becomes immutable: the
     # untrusted code cannot patch random.Random.randrange or a module view's class.
     _child_os.freeze_types(_child_os.all_heap_types())
