@@ -13,7 +13,7 @@ import signal
 
 import pytest
 
-from course_utils.sandbox import Sandbox, _client, _plain, _static, _supervisor
+from course_utils.sandbox import Sandbox, _client, _plain, _static, _supervisor, _worker
 
 posix = pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="POSIX seulement")
 HONEST = ("def double(x):\n    return 2 * x\n", ["double(21) == 42"])
@@ -39,7 +39,8 @@ def test_a_stopped_worker_is_killed_and_replaced(short_deadline):
     with Sandbox() as box:
         assert box.run(*HONEST).ok
         first = box._worker.proc
-        for _ in range(3):  # the spares ready in advance are used up, then the worker must answer
+        # The spares ready in advance are used up, then the worker must answer.
+        for _ in range(_worker.SPARES + _worker.BATCH + 1):
             os.kill(first.pid, signal.SIGSTOP)
             result = box.run(*HONEST)
             if not result.ok:
@@ -53,14 +54,16 @@ def test_a_stopped_worker_is_killed_and_replaced(short_deadline):
 def test_stopped_spares_end_as_runs_without_result_and_the_sandbox_goes_on(short_deadline):
     with Sandbox() as box:
         assert box.run(*HONEST).ok
-        for pid in _spares(box):
+        stopped = _spares(box)
+        for pid in stopped:
             os.kill(pid, signal.SIGSTOP)
         big = "DATA = '" + "x" * 150_000 + "'\ndef double(x):\n    return 2 * x\n"
         result = box.run(big, HONEST[1], timeout=1)  # the job does not fit in a pipe buffer
         assert not result.ok
         assert result.timed_out or "sans rendre de résultat" in result.error, result
-        second = box.run(*HONEST, timeout=1)  # the other stopped spare: killed by the timeout
-        assert second.timed_out, second
+        for _ in stopped[1:]:  # the other stopped spares: each killed by the timeout
+            later = box.run(*HONEST, timeout=1)
+            assert later.timed_out, later
         assert box.run(*HONEST).ok  # fresh spares
 
 

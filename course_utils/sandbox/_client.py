@@ -12,7 +12,7 @@ import select
 import socket
 
 from course_utils.sandbox import _worker
-from course_utils.sandbox._worker import _UNKNOWN, SPARES, _pack
+from course_utils.sandbox._worker import _UNKNOWN, BATCH, SPARES, _pack
 
 # Descriptors received from the worker arrive close-on-exec where the system can (Linux): a
 # process the caller starts later never holds them, and no extra system call is needed.
@@ -75,17 +75,16 @@ class ForkClient:
             raise RuntimeError("le bac à sable n'a pas pu démarrer son processus de travail")
         self.os_boundary = about.decode("utf-8", "replace")  # what the children get
         mine.settimeout(REPLY_DEADLINE)  # no read or write on the socket waits longer
-        for _ in range(SPARES):
-            self._ask_spare()
+        self._ask_spare(SPARES)
 
     def alive(self) -> bool:
         return self.owner == os.getpid() and self.proc.poll() is None
 
-    def _ask_spare(self) -> None:
+    def _ask_spare(self, count: int = 1) -> None:
         kills = [_pack(b"K", pid) for pid in self.finished]
         self.finished.clear()
-        self._send(b"".join([*kills, _pack(b"F", 0)]))  # one wake-up of the worker
-        self.asked += 1
+        self._send(b"".join([*kills, _pack(b"F", count)]))  # one wake-up of the worker
+        self.asked += count
 
     def _send(self, data: bytes) -> None:
         try:
@@ -128,7 +127,8 @@ class ForkClient:
         handle = ChildHandle(channel_read, pid, self)
         if not send_job(job_write, data, REPLY_DEADLINE):
             self.kill(pid)  # a stopped or dead spare: the run reports no result
-        self._ask_spare()  # the next spare is forked while this child runs
+        if len(self.spares) + self.asked < SPARES:  # the next spares, forked while it runs
+            self._ask_spare(BATCH)
         return handle
 
     def kill(self, pid: int, now: bool = True) -> None:

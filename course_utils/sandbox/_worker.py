@@ -7,18 +7,21 @@ warm-up then costs no child anything), builds the restricted namespaces, install
 hook (permissive until a child switches it on), then does nothing but serve three commands on
 a Unix socket shared with the caller:
 
-* ``F``: fork a *spare* child and pass the caller its two pipe ends (``SCM_RIGHTS``): the job
-  pipe and the result channel. The spare isolates itself at once and waits for its job;
+* ``F n``: fork ``n`` *spare* children back to back (1 to :data:`MAX_BATCH`) and pass the
+  caller the two pipe ends of each (``SCM_RIGHTS``): the job pipe and the result channel. A
+  spare isolates itself at once and waits for its job;
 * ``K pid``: kill that child (only the worker, its parent, kills and reaps: no pid reuse);
 * ``S pid``: reap it and report its exit status.
 
 Being idle between forks, the worker keeps a clean memory image: a fork costs it little, and
-every child starts from the same pristine state. The caller keeps two spares ahead: a run
-hands its job to the older one and asks for the next, forked while the child runs, so a spare
-has had a whole run to get ready. A child that reported ``done`` is ending by itself: its kill
-travels with that next request (one message, one wake-up of the worker per run). The caller
-plans and compiles the run, enforces the timeout and judges the records
-(``_supervisor``).
+every child starts from the same pristine state. After each fork, every page the worker writes
+is copied (it shares them all with the child just forked): forking :data:`BATCH` spares back to
+back, with almost nothing run between the forks, copies a third fewer pages per spare. The
+caller keeps at least :data:`SPARES` spares ahead: a run hands its job to the oldest and, when
+fewer are left, asks for the next batch, forked while the child runs. A child that reported
+``done`` is ending by itself: its kill travels with that next request (one message, one
+wake-up of the worker). The caller plans and compiles the run, enforces the timeout and
+judges the records (``_supervisor``).
 """
 
 from __future__ import annotations
@@ -34,7 +37,9 @@ import _socket
 # map); the caller-side classes import the rest when used.
 
 _UNKNOWN = -(1 << 30)
-SPARES = 2  # children forked ahead of the runs
+SPARES = 2  # children forked ahead of the runs (at least)
+BATCH = 2  # spares asked for at once, forked back to back
+MAX_BATCH = 4
 
 
 def _pack(tag: bytes, *numbers: int) -> bytes:
@@ -91,21 +96,27 @@ def _loop(sock, guard, world, reaped: dict, living: set, reap) -> None:
             tag, pid = pending[:1], int.from_bytes(pending[1:5], "big", signed=True)
             pending = pending[5:]
             if tag == b"F":
-                job_read, job_write = pipe()
-                channel_read, channel_write = pipe()
-                child = fork()
-                if child == 0:
-                    try:  # the spare closes every other descriptor itself (_isolate)
-                        serve_spare(channel_write, job_read, guard, world, base)
-                    finally:
-                        os._exit(70)
-                living.add(child)
-                close(job_read)
-                close(channel_write)
-                fds = job_write.to_bytes(4, sys.byteorder) + channel_read.to_bytes(4, sys.byteorder)
-                sendmsg([_pack(b"F", child, 0)], [(*rights, fds)])
-                close(job_write)
-                close(channel_read)
+                # ``pid`` spares forked back to back: between two forks the worker runs almost
+                # nothing, so it copies few pages it shares with the spare just forked.
+                forked = []
+                for _ in range(pid if 1 <= pid <= MAX_BATCH else 1):
+                    job_read, job_write = pipe()
+                    channel_read, channel_write = pipe()
+                    child = fork()
+                    if child == 0:
+                        try:  # the spare closes every other descriptor itself (_isolate)
+                            serve_spare(channel_write, job_read, guard, world, base)
+                        finally:
+                            os._exit(70)
+                    forked.append((child, job_read, job_write, channel_read, channel_write))
+                for child, job_read, job_write, channel_read, channel_write in forked:
+                    living.add(child)
+                    close(job_read)
+                    close(channel_write)
+                    fds = job_write.to_bytes(4, sys.byteorder) + channel_read.to_bytes(4, sys.byteorder)
+                    sendmsg([_pack(b"F", child, 0)], [(*rights, fds)])
+                    close(job_write)
+                    close(channel_read)
                 reap()
             elif tag == b"K":
                 if pid not in reaped:  # an unreaped child keeps its pid: no risk of reuse
