@@ -27,6 +27,35 @@ Z = ("class Z:\n    def __sub__(self, other):\n        return 0.0\n"
      "    __hash__ = object.__hash__\n")
 CATCHER = "box = []\nclass W:\n    def __setattr__(self, name, value):\n        box.append(value)\n"
 
+# Forged unless the injected code runs: no function f is defined, and f(3) is not 99 anyway.
+FORGED = "def check(candidate):\n    assert candidate(3) == 99\ncheck(f)\n"
+# Run inside the trusted window with the real builtins, it would make the tests' failure
+# helper a no-op and define f: the program above would pass.
+_FORGER = ("import sys\nfr = sys._getframe()\nwhile fr is not None:\n"
+           "    if fr.f_code.co_name == '_run' and 'test_builtins' in fr.f_locals:\n"
+           "        fr.f_locals['test_builtins']['__sandbox_fail__'] = lambda *a, **k: None\n"
+           "        fr.f_locals['test_builtins']['f'] = lambda *a, **k: 99\n"
+           "        break\n    fr = fr.f_back\n")
+# As a field name: a default value in the parameters of the generator dataclasses executes.
+INJECT = repr("a=exec(" + repr(_FORGER) + "),*")
+# As the repr of a field name (frozen classes paste it into __setattr__): a call in a tuple.
+CALL = repr("'k', exec(" + repr(_FORGER) + ")")
+
+
+def _base_field(tamper: str, frozen: bool = False, extra: str = "", parent: str = "B",
+                after: str = "") -> str:
+    """A dataclass B whose field ``k`` is left out of ``__init__``, ``__repr__`` and ``__eq__``
+    (its name is then pasted only where the injected text stays valid Python) and tampered
+    with (``tamper``); then a subclass A of ``parent`` is decorated (``extra`` in its body: a
+    hook dataclasses triggers while it processes A), then ``after`` runs."""
+    return (f"import dataclasses\n@dataclasses.dataclass(frozen={frozen})\nclass B:\n"
+            "    k: int = 0\nfld = dataclasses.fields(B)[0]\n"
+            "fld.init = fld.repr = fld.compare = False\n"
+            + tamper.replace("INJECT", INJECT).replace("CALL", CALL) + "\n"
+            f"try:\n    @dataclasses.dataclass(frozen={frozen})\n    class A({parent}):\n"
+            f"        y: int = 0\n        {extra}\nexcept Exception:\n    pass\n" + after)
+
+
 CLASSES = {
     # Values compared by exact type: a class whose metaclass says it equals int, str... never
     # passes for plain data, at any depth, in expressions or programs.
@@ -211,6 +240,29 @@ CLASSES = {
          "    def isidentifier(self):\n        return True\n    __hash__ = str.__hash__\n"
          "P = collections.namedtuple('P', [S('x=open(\"SECRET\").read()')])\n"
          "def leak():\n    return P(1)[0]\n", LEAK),
+    ],
+    # Names reach dataclasses' generated source by other routes than the class's own
+    # annotations: the Field objects of its base classes (renamed after their own decoration,
+    # or while the subclass is being processed), objects posing as Fields, str subclasses. The
+    # text is checked at the moment it would run; none of these passes the forged test.
+    "generated_source": [
+        ("base_field_renamed", _base_field("fld.name = INJECT"), FORGED),
+        ("base_field_renamed_frozen", _base_field("fld.name = INJECT", frozen=True), FORGED),
+        ("base_field_renamed_setattr", _base_field(
+            "fld.name = INJECT\nfld.init = True"), FORGED),
+        ("base_field_str_subclass", _base_field(
+            "class S(str):\n    def __repr__(self):\n        return CALL\n"
+            "    __hash__ = str.__hash__\nfld.name = S('k')", frozen=True,
+            after="try:\n    A().y = 5\nexcept Exception:\n    pass\n"), FORGED),
+        ("renamed_during_processing", _base_field(
+            "class Rename:\n    def __set_name__(self, owner, name):\n"
+            "        fld.name = INJECT", extra="z = Rename()"), FORGED),
+        ("renamed_by_a_default_read", _base_field(
+            "class Rename:\n    def __get__(self, obj, owner):\n"
+            "        fld.name = INJECT\n        return 0", extra="z: int = Rename()"), FORGED),
+        ("renamed_for_a_grandchild", _base_field(
+            "@dataclasses.dataclass\nclass A0(B):\n    w: int = 0\nfld.name = INJECT",
+            parent="A0"), FORGED),
     ],
 }
 

@@ -25,6 +25,7 @@ from course_utils.sandbox._child_audit import (
     trust_code,
     trust_generated,
 )
+from course_utils.sandbox._generated import problem as generated_problem
 from course_utils.sandbox._policy import ALLOWED_MODULES, HIDDEN_NAMES, ONLY_NAMES, USER_MODULE
 from course_utils.sandbox._rewrite import FORMAT_HELPER, CodeRefused, compile_untrusted
 from course_utils.sandbox._static import attribute_refusal, format_refusal
@@ -271,6 +272,20 @@ def _dataclass_wrappers(module):
     return dataclass, make_dataclass
 
 
+def _generated_exec(source, globals=None, locals=None, /):
+    """``exec`` for ``dataclasses``' generated source: its shape is checked, then it is
+    compiled and run in a window (defining the generator function runs nothing else)."""
+    reason = generated_problem(source)
+    if reason is not None:
+        raise TypeError(f"dataclass : code généré refusé dans le bac à sable ({reason}) ; "
+                        "les noms de champs doivent être de simples identifiants")
+    open_window()
+    try:
+        _builtins.exec(source, globals, locals)
+    finally:
+        close_window()
+
+
 def harden_modules(modules: dict) -> None:
     """Patch the real modules, in the worker or a child, before any untrusted code runs.
 
@@ -287,16 +302,16 @@ def harden_modules(modules: dict) -> None:
         real_create = dataclasses._create_fn
 
         def _create_fn(*args, **kwargs):  # strings and values computed by dataclasses
-            open_window()
-            try:
-                function = real_create(*args, **kwargs)
-            finally:
-                close_window()
+            function = real_create(*args, **kwargs)
             trust_generated(function)
             return function
 
         _create_fn.__wrapped_by_sandbox__ = real_create
         dataclasses._create_fn = _create_fn
+        # The text _create_fn executes holds names the untrusted code chose (its fields, and
+        # the Field objects of its base classes, which it can rename at any time): it runs in
+        # a window only once its shape is checked (_generated), whatever the names were.
+        dataclasses.exec = _generated_exec
 
 
 def _special_exports(name: str, module) -> dict:

@@ -1,0 +1,150 @@
+"""Child side: the shape check of source code ``dataclasses`` generates from the untrusted code.
+
+``dataclasses`` writes the methods of a class as source text and executes it (``exec``), pasting
+field names into it as they are. Those names come from the untrusted code (its annotations, but
+also the ``Field`` objects of its base classes, which it can rewrite at any time), so the text
+is untrusted too, and it is compiled and run inside a trusted window, with the real builtins.
+Checking the names beforehand cannot be made airtight (the code can rename a field between the
+check and the generation); checking the text that is about to run can.
+
+:func:`problem` parses the text and accepts it only if it has the shape ``dataclasses`` gives
+its methods: one ``def __create_fn__(...)`` without defaults returning one inner function whose
+defaults and annotations are plain names, and whose body only assigns attributes, compares,
+builds tuples and f-strings, and calls the few functions ``dataclasses`` calls (``type``,
+``hash``, ``super(...).__setattr__``, ``object.__setattr__``, ``__post_init__``, default
+factories, ``FrozenInstanceError``). Anything else (a call to any other function, a lambda, a
+subscript, a comprehension, a star...) is refused before the window opens: text injected
+through a field name cannot run.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from course_utils.sandbox._child_audit import close_window, open_window
+
+_FACTORY = re.compile(r"_dflt_[A-Za-z_][A-Za-z0-9_]*\Z")
+_CALLED_NAMES = frozenset({"type", "hash", "super", "FrozenInstanceError"})
+_SELF_NAMES = frozenset({"self", "__dataclass_self__"})
+_EXPRESSIONS = (ast.Name, ast.Constant, ast.Attribute, ast.Tuple, ast.Compare, ast.BoolOp,
+                ast.IfExp, ast.BinOp, ast.JoinedStr, ast.FormattedValue, ast.Call)
+_CONTEXT_FREE = (ast.Load, ast.Store, ast.cmpop, ast.boolop, ast.operator)
+
+
+def problem(source) -> str | None:
+    """Why ``source`` is not code ``dataclasses`` generates (French), or None if it is."""
+    if type(source) is not str:
+        return "le code généré n'est pas du texte"
+    open_window()  # parsing is an audited compile; it runs nothing
+    try:
+        tree = ast.parse(source, filename="<code généré par dataclasses>")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return "le code généré ne se lit pas"
+    finally:
+        close_window()
+    if len(tree.body) != 1 or type(tree.body[0]) is not ast.FunctionDef:
+        return "forme inattendue"
+    outer = tree.body[0]
+    if outer.name != "__create_fn__" or not _plain_parameters(outer.args, outer=True) \
+            or outer.decorator_list or outer.returns is not None or len(outer.body) != 2:
+        return "forme inattendue"
+    inner, last = outer.body
+    if type(inner) is not ast.FunctionDef or type(last) is not ast.Return \
+            or type(last.value) is not ast.Name or last.value.id != inner.name:
+        return "forme inattendue"
+    if inner.decorator_list or not _plain_parameters(inner.args, outer=False) \
+            or not (inner.returns is None or type(inner.returns) is ast.Name):
+        return "paramètres inattendus"
+    for statement in inner.body:
+        reason = _statement(statement)
+        if reason:
+            return reason
+    return None
+
+
+def _plain_parameters(arguments: ast.arguments, outer: bool) -> bool:
+    """Parameters without ``*args``/``**kwargs``; defaults and annotations plain names (none
+    at all for the outer function)."""
+    if arguments.vararg is not None or arguments.kwarg is not None or arguments.posonlyargs:
+        return False
+    parameters = [*arguments.args, *arguments.kwonlyargs]
+    defaults = [*arguments.defaults, *(d for d in arguments.kw_defaults if d is not None)]
+    annotations = [p.annotation for p in parameters if p.annotation is not None]
+    if outer:
+        return not defaults and not annotations
+    return all(type(node) is ast.Name for node in (*defaults, *annotations))
+
+
+def _statement(node) -> str | None:
+    kind = type(node)
+    if kind is ast.Pass:
+        return None
+    if kind is ast.Assign:
+        if len(node.targets) != 1 or not _attribute_of_self(node.targets[0]):
+            return "affectation inattendue"
+        return _expression(node.value)
+    if kind is ast.Expr:
+        return _expression(node.value) if type(node.value) is ast.Call else "instruction inattendue"
+    if kind is ast.Return:
+        return None if node.value is None else _expression(node.value)
+    if kind is ast.If:
+        return _expression(node.test) or next(
+            (reason for reason in map(_statement, [*node.body, *node.orelse]) if reason), None)
+    if kind is ast.Raise:
+        if node.cause is not None or node.exc is None:
+            return "instruction inattendue"
+        return _expression(node.exc)
+    return "instruction inattendue"
+
+
+def _attribute_of_self(node) -> bool:
+    return (type(node) is ast.Attribute and type(node.value) is ast.Name
+            and node.value.id in _SELF_NAMES)
+
+
+def _expression(node) -> str | None:
+    """Walk an expression: only the node kinds listed, and only the calls dataclasses makes."""
+    for child in ast.walk(node):
+        kind = type(child)
+        if kind is ast.Call:
+            if not _allowed_call(child):
+                return "appel inattendu"
+        elif kind is ast.FormattedValue:
+            if child.conversion not in (-1, ord("r")):
+                return "conversion inattendue"
+        elif not (kind in _EXPRESSIONS or isinstance(child, _CONTEXT_FREE)):
+            return f"construction inattendue ({kind.__name__})"
+    return None
+
+
+def _allowed_call(node: ast.Call) -> bool:
+    """The calls of dataclasses' methods, argument shapes included."""
+    if node.keywords:
+        return False
+    function, args = node.func, node.args
+    kinds = [type(arg) for arg in args]
+    if type(function) is ast.Name:
+        name = function.id
+        if name == "type":  # type(self) is cls
+            return kinds == [ast.Name] and args[0].id in _SELF_NAMES
+        if name == "hash":  # hash((self.x,self.y,))
+            return kinds == [ast.Tuple]
+        if name == "super":  # super(cls, self).__setattr__(name, value)
+            return kinds == [ast.Name, ast.Name] and args[1].id in _SELF_NAMES
+        if name == "FrozenInstanceError":
+            return kinds == [ast.JoinedStr]
+        return _FACTORY.match(name) is not None and not args  # a default factory
+    if type(function) is not ast.Attribute:
+        return False
+    owner, attribute = function.value, function.attr
+    if type(owner) is ast.Name and owner.id == "__dataclass_builtins_object__":
+        # __dataclass_builtins_object__.__setattr__(self,'x',value) (frozen classes)
+        return (attribute == "__setattr__" and len(args) == 3 and kinds[0] is ast.Name
+                and args[0].id in _SELF_NAMES and kinds[1] is ast.Constant
+                and type(args[1].value) is str and kinds[2] is not ast.Starred)
+    if type(owner) is ast.Name and owner.id in _SELF_NAMES:  # self.__post_init__(a,b)
+        return attribute == "__post_init__" and all(kind is ast.Name for kind in kinds)
+    return (type(owner) is ast.Call and type(owner.func) is ast.Name and owner.func.id == "super"
+            and attribute in ("__setattr__", "__delattr__")
+            and all(kind is ast.Name for kind in kinds))
