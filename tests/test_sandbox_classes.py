@@ -241,6 +241,37 @@ CLASSES = {
          "P = collections.namedtuple('P', [S('x=open(\"SECRET\").read()')])\n"
          "def leak():\n    return P(1)[0]\n", LEAK),
     ],
+    # State the code and the tests would share: the random generator, the decimal context,
+    # the arguments the test keeps (copied, even when not plain data), and the loop a
+    # StopIteration would end early.
+    "shared_state": [
+        ("stop_iteration_ends_the_loop", "def f(x):\n    raise StopIteration\n",
+         "def check(candidate):\n    assert all(map(lambda x: candidate(x) == 99, [3, 4]))\n"
+         "check(f)\n"),
+        ("stop_iteration_in_an_expression", "def f(x):\n    raise StopIteration\n",
+         ["all(map(lambda x: f(x) == 99, [3, 4]))"]),
+        ("mutated_deque_argument", "def smallest(d):\n    d.clear()\n    d.append(99)\n"
+         "    return 99\n", "from collections import deque\ndef check(candidate):\n"
+         "    d = deque([3, 1, 2])\n    assert candidate(d) == min(d)\ncheck(smallest)\n"),
+        ("mutated_list_of_functions", "def apply(fs, x):\n    fs[:] = [lambda v: 99]\n"
+         "    return 99\n", "def check(candidate):\n    fs = [lambda v: v + 1]\n"
+         "    assert candidate(fs, 1) == fs[0](1)\ncheck(apply)\n"),
+        ("steered_random_generator", "import random\ns = 0\nwhile True:\n    random.seed(s)\n"
+         "    if all(random.randint(0, 9) == 0 for _ in range(3)):\n        break\n    s += 1\n"
+         "random.seed(s)\ndef triple(x):\n    return 0\n",
+         "import random\ndef check(candidate):\n    for _ in range(3):\n"
+         "        x = random.randint(0, 9)\n        assert candidate(x) == 3 * x\ncheck(triple)\n"),
+        ("steered_random_through_the_code_import", "import random\nrandom.seed(5)\n"
+         "def triple(x):\n    random.seed(5)\n    return 3 * random.Random(5).randint(0, 9)\n",
+         "def check(candidate):\n    for _ in range(3):\n        x = random.randint(0, 9)\n"
+         "        assert candidate(x + 100) == 3 * x\ncheck(triple)\n"),
+        ("decimal_precision_at_load", "import decimal\ndecimal.getcontext().prec = 1\n"
+         "def f(x):\n    return 0.3\n",
+         "import decimal\nassert f(1) == float(decimal.Decimal(1) / decimal.Decimal(3))\n"),
+        ("decimal_precision_in_a_call", "import decimal\ndef f(x):\n"
+         "    decimal.getcontext().prec = 1\n    return 0.3\n",
+         "import decimal\nf(1)\nassert f(1) == float(decimal.Decimal(1) / decimal.Decimal(3))\n"),
+    ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
     # or while the subclass is being processed), objects posing as Fields, str subclasses. The
@@ -299,6 +330,23 @@ def test_the_honest_versions_of_the_patterns_still_work(sandbox):
     mutation = sandbox.run("def smallest(xs):\n    return min(xs)\n",
                            "data = [3, 1, 2]\nassert smallest(data) == min(data) == 1\n")
     assert mutation.ok, mutation
+    # Each side keeps its own decimal context and random generator; arguments that are not
+    # plain data reach the function as copies it can read; StopIteration caught inside is fine.
+    sides = sandbox.run(
+        "import decimal, random\ndecimal.getcontext().prec = 3\nrandom.seed(7)\n"
+        "def third():\n    return str(decimal.Decimal(1) / decimal.Decimal(3))\n"
+        "def draw():\n    return random.randint(0, 10**9)\n"
+        "def total(d):\n    return sum(d)\n"
+        "def first(it):\n    try:\n        return next(iter(it))\n    except StopIteration:\n"
+        "        return None\n",
+        "import decimal, random\nfrom collections import deque\n"
+        "assert third() == '0.333'\nassert str(decimal.Decimal(1) / decimal.Decimal(3)) == "
+        "'0.3333333333333333333333333333'\n"
+        "assert draw() == random.Random(7).randint(0, 10**9)\n"
+        "assert random.randint(0, 10**9) == random.Random(0).randint(0, 10**9)\n"
+        "d = deque([1, 2])\nassert total(d) == 3 and list(d) == [1, 2]\n"
+        "assert first([]) is None and first([5]) == 5\n")
+    assert sides.ok, sides
 
 
 def test_patching_a_module_class_is_refused_with_a_reason(sandbox):

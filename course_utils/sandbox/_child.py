@@ -38,6 +38,7 @@ Each record is a length-prefixed JSON object; the run counts only if the last on
 from __future__ import annotations
 
 import _signal
+import copy
 import json
 import os
 import random
@@ -59,6 +60,7 @@ from course_utils.sandbox._child_builtins import (
     build_views,
     harden_modules,
     make_builtins,
+    private_random_view,
 )
 from course_utils.sandbox._jobpipe import read_job
 from course_utils.sandbox._plain import (
@@ -300,23 +302,58 @@ def describe_exception(exc: BaseException) -> str:
 
 
 def _copy(value):
-    """A plain copy of an argument (the function cannot mutate what the test compares); a value
-    that is not plain data (a function of the tests, say) is passed as it is."""
+    """A copy of an argument, so that the function cannot mutate what the test compares: plain
+    data copied exactly, anything else the tests built (a deque, a Fraction, a list holding a
+    function of the tests) copied deeply. A value that cannot be copied (a generator, say) is
+    passed as it is."""
     try:
         return to_plain(value, "l'argument")
     except PlainValueError:
+        pass
+    try:
+        return copy.deepcopy(value)
+    except Exception:  # noqa: BLE001 - not copyable: the function gets the object itself
         return value
 
 
-def _plain_returning(function, name: str):
-    """Wrap a function of the untrusted code: it gets copies of its arguments, and the tests
-    only ever see plain copies of what it returns."""
+def _plain_returning(function, name: str, contexts=None):
+    """Wrap a function of the untrusted code: it gets copies of its arguments, runs in the
+    code's own decimal context (``contexts``, see :func:`_separate_contexts`), and the tests
+    only ever see plain copies of what it returns. A ``StopIteration`` it raises becomes an
+    error: it would otherwise end the test's loop (``all(map(f, ...))``) as if all were done."""
     def call(*args, **kwargs):
         args = [_copy(value) for value in args]
         kwargs = {key: _copy(value) for key, value in kwargs.items()}
-        return to_plain(function(*args, **kwargs), f"la valeur renvoyée par {name}")
+        if contexts is not None:
+            tests_context = contexts[0].getcontext()
+            contexts[0].setcontext(contexts[1])
+        try:
+            result = function(*args, **kwargs)
+        except (StopIteration, StopAsyncIteration) as exc:
+            raise RuntimeError(f"{name} a levé {type_name(exc)}, ce qui arrêterait la boucle du "
+                               "test : c'est compté comme une erreur") from None
+        finally:
+            if contexts is not None:
+                contexts[1] = contexts[0].getcontext()
+                contexts[0].setcontext(tests_context)
+        return to_plain(result, f"la valeur renvoyée par {name}")
 
     return call
+
+
+def _separate_contexts():
+    """``[decimal, the code's context]``, the tests then getting a fresh default context; None
+    when ``decimal`` is not loaded. The code cannot change the precision the tests compute with
+    (``decimal.getcontext().prec = 1`` at load time, or inside a call)."""
+    decimal = sys.modules.get("decimal")
+    if decimal is None:
+        return None
+    code_context = decimal.getcontext()
+    decimal.setcontext(decimal.Context(  # the defaults, spelled out: DefaultContext is mutable
+        prec=28, rounding=decimal.ROUND_HALF_EVEN, Emin=-999999, Emax=999999, capitals=1,
+        clamp=0, flags=[], traps=[decimal.InvalidOperation, decimal.DivisionByZero,
+                                  decimal.Overflow]))
+    return [decimal, code_context]
 
 
 class _Hidden:
@@ -382,20 +419,21 @@ def _test_helpers(program_lines: list[str]) -> dict:
             "all": all_, "any": any_}
 
 
-def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, views: dict) -> None:
+def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, views: dict,
+            test_views: dict, contexts=None) -> None:
     """Copy the code's top-level names into the tests' namespace: functions wrapped, plain data
-    copied, module views as they are (read-only), anything else (classes, objects) hidden
-    behind a French refusal."""
-    view_ids = {id(view) for view in views.values()}
+    copied, module views replaced by the tests' own (read-only; the tests' random has its own
+    generator), anything else (classes, objects) hidden behind a French refusal."""
+    tests_view = {id(view): test_views.get(module, view) for module, view in views.items()}
     for name, value in list(dict.items(user_ns)):
         if type(name) is not str or name.startswith("__") or name in test_builtins:
             continue
-        if id(value) in view_ids:
-            pass
+        if id(value) in tests_view:
+            value = tests_view[id(value)]
         elif issubclass(type(value), type):
             value = _hidden(name, value)
         elif callable(value):
-            value = _plain_returning(value, name)
+            value = _plain_returning(value, name, contexts)
         else:
             try:
                 value = to_plain(value, name)
@@ -444,7 +482,12 @@ class World:
         self.user = {"__name__": USER_MODULE, "__doc__": None}
         self.user["__builtins__"] = make_builtins(views, self.output, self.user)
         self.tests = {"__name__": "tests", "__doc__": None}
-        self.test_builtins = make_builtins(views, self.output, self.tests,
+        # The tests' modules are the code's, except random: its functions are bound to a
+        # generator of the tests' own (seeded 0 like the code's), which the code cannot steer.
+        self.test_views = dict(views)
+        if "random" in views:
+            self.test_views["random"] = private_random_view(random.Random(0))
+        self.test_builtins = make_builtins(self.test_views, self.output, self.tests,
                                            extra=_test_helpers(self.program_lines))
         self.tests["__builtins__"] = self.test_builtins
 
@@ -481,6 +524,8 @@ class World:
             harden_modules(loaded)
             views = build_views(loaded)
             self.views.update(views)
+            self.test_views.update((name, view) for name, view in views.items()
+                                   if name not in self.test_views)
             new = [sys.modules[name] for name in set(sys.modules) - before]
             _child_os.freeze_types([*_child_os.module_types(new), *map(type, views.values())])
         return bool(missing)
@@ -512,7 +557,7 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
         send({"k": "load_error", "msg": describe_exception(exc)})
         return
     send({"k": "loaded"})
-    _expose(user_ns, test_ns, test_builtins, world.views)
+    _expose(user_ns, test_ns, test_builtins, world.views, world.test_views, _separate_contexts())
     for index, compiled in enumerate(tests):
         try:
             if program is not None:

@@ -369,6 +369,19 @@ def build_views(modules: dict) -> dict:
     return views
 
 
+def private_random_view(generator):
+    """A view of ``random`` whose functions (``random``, ``randint``, ``seed``...) are those of
+    ``generator`` instead of the module's shared one; its classes and constants are the same."""
+    module = sys.modules["random"]
+    shared = module._inst
+    exports = {}
+    for attr, value in _exports("random", module).items():
+        if _real_getattr(value, "__self__", None) is shared:
+            value = _real_getattr(generator, attr)
+        exports[attr] = value
+    return make_module_view("random", exports)
+
+
 def make_module_view(name: str, exports: dict):
     """A read-only object exposing ``exports`` as attributes, and nothing else.
 
