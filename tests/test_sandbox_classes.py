@@ -27,6 +27,9 @@ Z = ("class Z:\n    def __sub__(self, other):\n        return 0.0\n"
      "    __hash__ = object.__hash__\n")
 CATCHER = "box = []\nclass W:\n    def __setattr__(self, name, value):\n        box.append(value)\n"
 
+# A class that says every object is an instance, and lists the attribute to read.
+MATCH_ANY = ("class Meta(type):\n    def __instancecheck__(cls, obj):\n        return True\n"
+             "class Any(metaclass=Meta):\n    __match_args__ = ('__glo' + 'bals__',)\n")
 # Forged unless the injected code runs: no function f is defined, and f(3) is not 99 anyway.
 FORGED = "def check(candidate):\n    assert candidate(3) == 99\ncheck(f)\n"
 # Run inside the trusted window with the real builtins, it would make the tests' failure
@@ -241,6 +244,28 @@ CLASSES = {
          "P = collections.namedtuple('P', [S('x=open(\"SECRET\").read()')])\n"
          "def leak():\n    return P(1)[0]\n", LEAK),
     ],
+    # A class pattern (match) reads attributes itself: by the keywords written, or by the
+    # names a class lists in __match_args__, built at run time (a built-in name can be rebound
+    # by eval). Each would hand the code a function's globals, a frame.
+    "match_class_patterns": [
+        ("keyword_globals", "def leak():\n    match print:\n        case object(__globals__=g):\n"
+         "            return 'sys' in g\n    return False\n", ["leak() == True"]),
+        ("keyword_frame", "def gen():\n    yield 1\ndef leak():\n    match gen():\n"
+         "        case object(gi_frame=fr):\n            return fr is not None\n    return False\n",
+         ["leak() == True"]),
+        ("positional_match_args", MATCH_ANY + "def leak():\n    match print:\n"
+         "        case Any(g):\n            return 'sys' in g\n    return False\n",
+         ["leak() == True"]),
+        ("positional_rebound_builtin", MATCH_ANY + "int = Any\ndef leak():\n    match print:\n"
+         "        case int(g):\n            return 'sys' in g\n    return False\n",
+         ["leak() == True"]),
+        ("positional_rebound_by_eval", MATCH_ANY + "eval('(int := Any)')\ndef leak():\n"
+         "    match print:\n        case int(g):\n            return 'sys' in g\n"
+         "    return False\n", ["leak() == True"]),
+        ("nested_in_a_sequence", MATCH_ANY + "def leak():\n    match [print]:\n"
+         "        case [Any(g)] | [object(__globals__=g)]:\n            return 'sys' in g\n"
+         "    return False\n", ["leak() == True"]),
+    ],
     # State the code and the tests would share: the random generator, the decimal context,
     # the arguments the test keeps (copied, even when not plain data), and the loop a
     # StopIteration would end early.
@@ -347,6 +372,15 @@ def test_the_honest_versions_of_the_patterns_still_work(sandbox):
         "d = deque([1, 2])\nassert total(d) == 3 and list(d) == [1, 2]\n"
         "assert first([]) is None and first([5]) == 5\n")
     assert sides.ok, sides
+    matches = sandbox.run(
+        "from dataclasses import dataclass\n@dataclass\nclass P:\n    x: int\n    y: int\n"
+        "def kind(v):\n    match v:\n        case int() as n if n > 0:\n            return 'pos'\n"
+        "        case P(x=0, y=y):\n            return y\n        case [a, b]:\n"
+        "            return 'pair'\n        case {'k': w}:\n            return w\n"
+        "        case str():\n            return 'str'\n        case _:\n            return None\n"
+        "def kinds():\n    return [kind(3), kind(P(0, 5)), kind([1, 2]), kind({'k': 9}), kind('a')]\n",
+        ["kinds() == ['pos', 5, 'pair', 9, 'str']"])
+    assert matches.ok, matches
 
 
 def test_patching_a_module_class_is_refused_with_a_reason(sandbox):

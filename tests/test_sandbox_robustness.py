@@ -13,7 +13,7 @@ import signal
 
 import pytest
 
-from course_utils.sandbox import Sandbox, _client, _plain, _static, _supervisor, _worker
+from course_utils.sandbox import Sandbox, _client, _plain, _plan, _static, _supervisor, _worker
 
 posix = pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="POSIX seulement")
 HONEST = ("def double(x):\n    return 2 * x\n", ["double(21) == 42"])
@@ -120,6 +120,66 @@ def test_oversized_inputs_are_refused_in_french():
     assert "trop de tests" in many.error
     long_tests = box.run("x = 1", ["x == " + "1" * 250_000])
     assert "tests trop longs" in long_tests.error
+
+
+def test_membership_in_a_huge_range_costs_the_caller_nothing():
+    # CPython scans a range element by element for anything but an int: a function returning
+    # range(10**18) to « 2.5 in f() » held the caller (uninterruptibly) for ever. A watchdog,
+    # not a timing: the comparison either answers at once or never.
+    import threading
+
+    big = range(10 ** 18)
+    cases = [(2.5, False), (2.0, True), (True, True), (complex(3, 0), True), (complex(3, 1), False),
+             ("a", False), (None, False), ([1], False), (-1.0, False), (10 ** 17, True),
+             (float("nan"), False), (float("inf"), False)]
+    answers: list = []
+    worker = threading.Thread(target=lambda: answers.extend(
+        (_plain.compare("in", item, big), _plain.compare("not in", item, big))
+        for item, _ in cases), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive(), "membership in a range scanned it"
+    assert answers == [(wanted, not wanted) for _, wanted in cases]
+    assert [item in range(5) for item, _ in cases[:5]] == [w for _, w in cases[:5]]  # as Python
+
+
+def test_a_value_that_cannot_be_a_set_element_fails_the_test_in_french(sandbox_box):
+    result = sandbox_box.run("def f():\n    return [1]\n", ["{f()} == {1}", "f() == [1]"])
+    assert result.passed == 1 and "non hachable" in result.failures[0].reason, result
+
+
+def test_deep_tests_are_split_in_linear_time(monkeypatch):
+    import ast
+
+    # Each failed literal_eval walks its whole subtree: called at every level of a deep test
+    # whose one leaf is a name, the split was quadratic (2.5 s of caller CPU for 200 kB).
+    failed = []
+    real = ast.literal_eval
+
+    def counting(node):
+        try:
+            return real(node)
+        except ValueError:
+            failed.append(node)
+            raise
+
+    monkeypatch.setattr(ast, "literal_eval", counting)
+    depth = 150
+    test = "[" * depth + "1, " * 500 + "x" + "]" * depth
+    tree = ast.parse(test, mode="eval")
+    probes: list = []
+    skeleton = _plan._split(tree.body, probes, _plan.literal_candidates(tree.body))
+    assert failed == []  # literal_eval is only asked where it succeeds
+    assert len(probes) == 1 and skeleton[0] == "list"
+
+
+def test_the_plan_caches_are_bounded_in_characters():
+    for i in range(60):
+        _plan.make_plan("def f():\n    return 1\n", [f"f() == {i}" + " or f() == 1" * 2_000],
+                        timeout=1, memory_mb=64)
+    cache = _plan._TESTS_CACHE
+    assert cache.used <= _plan.CACHE_CHARS and len(cache.items) <= _plan.CACHE_SIZE
+    assert cache.used == sum(chars for _, chars in cache.items.values())
 
 
 def test_the_supervisor_refuses_to_rebuild_a_hash_flood():

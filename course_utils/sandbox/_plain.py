@@ -115,10 +115,27 @@ def truth(value) -> bool:
     return bool(to_plain(value, "la condition"))
 
 
+def _contains(item, container) -> bool:
+    """``item in container``, on a range in constant time: CPython compares a range element by
+    element with anything but an int (``2.5 in range(10**18)`` would hold the caller for
+    ever). A float or complex equals an int only when it is integral; nothing else plain does.
+    """
+    if type(container) is not range:
+        return item in container
+    kind = type(item)
+    if kind is int or kind is bool:
+        return item in container
+    if kind is float:
+        return item.is_integer() and int(item) in container
+    if kind is complex:
+        return item.imag == 0 and item.real.is_integer() and int(item.real) in container
+    return False
+
+
 _OPS = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge,
-    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+    "in": _contains, "not in": lambda a, b: not _contains(a, b),
 }
 
 _ORDER = {op: _OPS[op] for op in ("==", "!=", "<", "<=", ">", ">=")}

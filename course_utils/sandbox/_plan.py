@@ -50,21 +50,54 @@ class Plan:
     tests_plan: TestPlan | None = None
 
 
-def _literal(node: ast.AST):
+_LITERAL_KINDS = (ast.Constant, ast.Tuple, ast.List, ast.Set, ast.Dict, ast.UnaryOp, ast.BinOp,
+                  ast.Call)
+
+
+def literal_candidates(root: ast.AST) -> set[int]:
+    """Ids of the nodes whose whole subtree has only kinds ``ast.literal_eval`` reads.
+
+    One pass, children before parents: :func:`_split` then calls ``literal_eval`` only where
+    it can succeed, instead of at every level of a deep expression whose one leaf is a name
+    (each failed call walks the whole subtree again: quadratic in the test's size).
+    """
+    order, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr))
+    found: set[int] = set()
+    for node in reversed(order):
+        kind = type(node)
+        if kind not in _LITERAL_KINDS:
+            continue
+        if kind is ast.Call and not (type(node.func) is ast.Name and node.func.id == "set"
+                                     and not node.args and not node.keywords):
+            continue
+        children = [child for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)]
+        if kind is ast.Call or all(id(child) in found for child in children):
+            found.add(id(node))
+    return found
+
+
+def _literal(node: ast.AST, candidates: set[int]):
+    if id(node) not in candidates:
+        return False, None
     try:
         return True, ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return False, None
 
 
-def _singleton(node: ast.AST) -> bool:
-    is_literal, value = _literal(node)
+def _singleton(node: ast.AST, candidates: set[int]) -> bool:
+    is_literal, value = _literal(node, candidates)
     return is_literal and (value is None or value is True or value is False or value is ...)
 
 
-def _split(node: ast.expr, probes: list[ast.expr]):
-    """Skeleton of ``node``; sub-expressions the child must evaluate go into ``probes``."""
-    is_literal, value = _literal(node)
+def _split(node: ast.expr, probes: list[ast.expr], candidates: set[int]):
+    """Skeleton of ``node``; sub-expressions the child must evaluate go into ``probes``.
+    ``candidates``: :func:`literal_candidates` of the test's tree."""
+    is_literal, value = _literal(node, candidates)
     if is_literal:
         return ("const", value)
     if isinstance(node, ast.Compare):
@@ -72,18 +105,18 @@ def _split(node: ast.expr, probes: list[ast.expr]):
         sides = [node.left, *node.comparators]
         # ``x is y`` needs both objects in one process: kept in the skeleton only when one
         # side is a singleton literal (``f(x) is None``), else the child evaluates it.
-        if all(op not in ("is", "is not") or _singleton(sides[i]) or _singleton(sides[i + 1])
-               for i, op in enumerate(ops)):
-            return ("cmp", [_split(side, probes) for side in sides], ops)
+        if all(op not in ("is", "is not") or _singleton(sides[i], candidates)
+               or _singleton(sides[i + 1], candidates) for i, op in enumerate(ops)):
+            return ("cmp", [_split(side, probes, candidates) for side in sides], ops)
     elif isinstance(node, ast.BoolOp):
         tag = "and" if isinstance(node.op, ast.And) else "or"
-        return (tag, [_split(value, probes) for value in node.values])
+        return (tag, [_split(value, probes, candidates) for value in node.values])
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        return ("not", _split(node.operand, probes))
+        return ("not", _split(node.operand, probes, candidates))
     elif isinstance(node, (ast.List, ast.Tuple, ast.Set)) and not any(
             isinstance(e, ast.Starred) for e in node.elts):
         tag = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set"}[type(node)]
-        return (tag, [_split(e, probes) for e in node.elts])
+        return (tag, [_split(e, probes, candidates) for e in node.elts])
     probes.append(node)
     return ("probe", len(probes) - 1)
 
@@ -121,7 +154,14 @@ def evaluate(skeleton, results: list):
     if tag == "not":
         return not truth(evaluate(skeleton[1], results))
     items = [evaluate(part, results) for part in skeleton[1]]
-    return {"list": list, "tuple": tuple, "set": set}[tag](items)
+    if tag == "set":
+        try:
+            return set(items)
+        except TypeError:  # a value the code returned cannot be a set element (a list...)
+            shown = ", ".join(describe(item) for item in items)
+            raise PlainValueError(f"ensemble impossible : {{{shown}}} (élément non hachable)") \
+                from None
+    return list(items) if tag == "list" else tuple(items)
 
 
 def judge_expression(skeleton, probes: list[str], results: list) -> str | None:
@@ -248,31 +288,44 @@ class CodePlan:
     error: str | None = None  # why the code could not be compiled
 
 
+class _PlanCache:
+    """Least recently used plans, bounded in number and in the characters of their sources
+    (a plan keeps some 40 bytes per character: trees, probes, compiled code)."""
+
+    def __init__(self, entries: int, chars: int):
+        self.entries, self.chars, self.used = entries, chars, 0
+        self.items: OrderedDict = OrderedDict()  # key -> (plan, characters)
+
+    def recall(self, key):
+        item = self.items.get(key)
+        if item is None:
+            return None
+        self.items.move_to_end(key)
+        return item[0]
+
+    def remember(self, key, plan, chars: int) -> None:
+        if chars > self.chars // 8:  # a very large source is planned again when it comes back
+            return
+        old = self.items.pop(key, None)
+        self.used += chars - (old[1] if old else 0)
+        self.items[key] = (plan, chars)
+        while len(self.items) > self.entries or self.used > self.chars:
+            _key, (_plan, size) = self.items.popitem(last=False)
+            self.used -= size
+
+
 _LOCK = threading.Lock()  # the caches are shared by every sandbox of the process
-_TESTS_CACHE: OrderedDict = OrderedDict()
-_CODE_CACHE: OrderedDict = OrderedDict()
 CACHE_SIZE = 256
-CODE_CACHE_SIZE = 256
-CODE_CACHE_MAX_CHARS = 20_000
-
-
-def _remember(cache: OrderedDict, key, value, size: int) -> None:
-    cache[key] = value
-    if len(cache) > size:
-        cache.popitem(last=False)
-
-
-def _recall(cache: OrderedDict, key):
-    value = cache.get(key)
-    if value is not None:
-        cache.move_to_end(key)
-    return value
+CACHE_CHARS = 1_000_000  # of sources, per cache: some 40 MB of plans at most
+_TESTS_CACHE = _PlanCache(CACHE_SIZE, CACHE_CHARS)
+_CODE_CACHE = _PlanCache(CACHE_SIZE, CACHE_CHARS)
 
 
 def _test_plan(tests) -> TestPlan:
     key = tests if type(tests) is str else tuple(tests)
+    chars = len(tests) if type(tests) is str else sum(map(len, tests))
     with _LOCK:
-        cached = _recall(_TESTS_CACHE, key)
+        cached = _TESTS_CACHE.recall(key)
     if cached is not None:
         return cached
     tree = error = None
@@ -300,20 +353,20 @@ def _test_plan(tests) -> TestPlan:
             if reasons:
                 raise PlanError(f"test refusé : {source!r} ({' ; '.join(reasons)})")
             probes: list[ast.expr] = []
-            skeletons.append(_split(tree.body, probes))
+            skeletons.append(_split(tree.body, probes, literal_candidates(tree.body)))
             all_probes.append([ast.unparse(probe) for probe in probes])
             trees.append([ast.Expression(probe) for probe in probes])
         plan = TestPlan.build(len(tests), list(tests), skeletons, all_probes, None, trees,
                               modules)
     with _LOCK:
-        _remember(_TESTS_CACHE, key, plan, CACHE_SIZE)
+        _TESTS_CACHE.remember(key, plan, chars)
     return plan
 
 
 def _code_plan(code) -> CodePlan:
-    cacheable = type(code) is str and len(code) <= CODE_CACHE_MAX_CHARS
+    cacheable = type(code) is str
     with _LOCK:
-        cached = _recall(_CODE_CACHE, code) if cacheable else None
+        cached = _CODE_CACHE.recall(code) if cacheable else None
     if cached is not None:
         return cached
     tree, error = parse_source(code)
@@ -331,7 +384,7 @@ def _code_plan(code) -> CodePlan:
             plan = CodePlan(None, frozenset(modules), blob, error)
     if cacheable:
         with _LOCK:
-            _remember(_CODE_CACHE, code, plan, CODE_CACHE_SIZE)
+            _CODE_CACHE.remember(code, plan, len(code))
     return plan
 
 

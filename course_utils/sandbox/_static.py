@@ -210,6 +210,20 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
                     if alias.name.startswith("_"):
                         refuse(node, f"nom privé interdit dans le bac à sable : "
                                      f"{node.module}.{alias.name}")
+        elif kind is ast.MatchClass:
+            # A class pattern reads attributes itself (no ast.Attribute): keyword patterns by
+            # the names written, checked like attributes; positional ones by the names the
+            # class lists in __match_args__, which the code can build at run time (and a
+            # built-in name like int can be rebound at run time, by eval('(int := C)')):
+            # refused, with the equivalent spellings.
+            for name in node.kwd_attrs:
+                reason = attribute_refusal(name)
+                if reason:
+                    refuse(node, reason)
+            if node.patterns:
+                refuse(node, "motif de classe positionnel interdit dans le bac à sable : "
+                             "écrivez case int() as n: ou nommez les attributs "
+                             "(case Point(x=0, y=y):)")
         elif isinstance(node, _BINDERS):
             name = _bound_name(node)
             if name:
@@ -225,6 +239,7 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
     for node in builtin_loads:  # a builtin the code never redefines
         if node.id not in bound:
             refuse(node, DANGEROUS_BUILTINS[node.id])
+
     found.sort(key=lambda item: item[0])
     unique = list(dict.fromkeys(reason for _, reason in found))  # linear, in source order
     if len(unique) > MAX_REASONS:
