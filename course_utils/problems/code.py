@@ -143,7 +143,8 @@ def _humaneval() -> tuple[tuple[CodeProblem, _Hidden], ...]:
             id=task["task_id"].lower(),
             function=entry,
             spec=task["prompt"],
-            tests=task["test"] + f"\n\ncheck({entry})\n",
+            tests=_own_helpers(task["prompt"], entry, task["test"]) + task["test"]
+            + f"\n\ncheck({entry})\n",
             family="humaneval",
             pitfall="Problème HumanEval : relire la docstring et ses exemples, cas limites compris.",
             difficulty=difficulty,
@@ -151,6 +152,24 @@ def _humaneval() -> tuple[tuple[CodeProblem, _Hidden], ...]:
         reference = task["prompt"] + task["canonical_solution"]
         out.append((problem, _Hidden(reference, (), "variance")))
     return tuple(out)
+
+
+def _own_helpers(prompt: str, entry: str, test: str) -> str:
+    """The prompt's helper functions the test calls (``encode_cyclic``, ``poly``...), with the
+    prompt's imports, as source to put before the test: the test then checks the candidate with
+    its own copies, not with the ones the graded code defines (a solution redefining
+    ``encode_cyclic`` as the identity would pass HumanEval/38 with ``decode_cyclic`` the
+    identity too). Three problems have such helpers: 32, 38 and 50."""
+    import ast
+
+    tree = ast.parse(prompt)
+    helpers = [node for node in tree.body if type(node) is ast.FunctionDef
+               and node.name != entry and node.name in test]
+    if not helpers:
+        return ""
+    imports = [node for node in tree.body if type(node) in (ast.Import, ast.ImportFrom)]
+    parts = [ast.get_source_segment(prompt, node) for node in (*imports, *helpers)]
+    return "\n".join(parts) + "\n\n"
 
 
 def humaneval_problems() -> list[CodeProblem]:
