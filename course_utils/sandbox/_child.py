@@ -419,12 +419,12 @@ def _test_helpers(program_lines: list[str]) -> dict:
             "all": all_, "any": any_}
 
 
-def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, views: dict,
-            test_views: dict, contexts=None) -> None:
+def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, tests_view: dict,
+            contexts=None) -> None:
     """Copy the code's top-level names into the tests' namespace: functions wrapped, plain data
-    copied, module views replaced by the tests' own (read-only; the tests' random has its own
-    generator), anything else (classes, objects) hidden behind a French refusal."""
-    tests_view = {id(view): test_views.get(module, view) for module, view in views.items()}
+    copied, module views replaced by the tests' own (``tests_view``: id of the code's view ->
+    the tests' one; read-only, the tests' random has its own generator), anything else
+    (classes, objects) hidden behind a French refusal."""
     for name, value in list(dict.items(user_ns)):
         if type(name) is not str or name.startswith("__") or name in test_builtins:
             continue
@@ -489,6 +489,7 @@ class World:
             self.test_views["random"] = private_random_view(random.Random(0))
         self.test_builtins = make_builtins(self.test_views, self.output, self.tests,
                                            extra=_test_helpers(self.program_lines))
+        self.tests_view = {id(view): self.test_views[name] for name, view in views.items()}
         self.tests["__builtins__"] = self.test_builtins
 
     def prepare_spares(self, seed: bool = False) -> None:
@@ -526,6 +527,8 @@ class World:
             self.views.update(views)
             self.test_views.update((name, view) for name, view in views.items()
                                    if name not in self.test_views)
+            self.tests_view.update((id(view), self.test_views[name])
+                                   for name, view in views.items())
             new = [sys.modules[name] for name in set(sys.modules) - before]
             _child_os.freeze_types([*_child_os.module_types(new), *map(type, views.values())])
         return bool(missing)
@@ -557,7 +560,7 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
         send({"k": "load_error", "msg": describe_exception(exc)})
         return
     send({"k": "loaded"})
-    _expose(user_ns, test_ns, test_builtins, world.views, world.test_views, _separate_contexts())
+    _expose(user_ns, test_ns, test_builtins, world.tests_view, _separate_contexts())
     for index, compiled in enumerate(tests):
         try:
             if program is not None:
