@@ -27,6 +27,10 @@ Z = ("class Z:\n    def __sub__(self, other):\n        return 0.0\n"
      "    __hash__ = object.__hash__\n")
 CATCHER = "box = []\nclass W:\n    def __setattr__(self, name, value):\n        box.append(value)\n"
 
+# copy.copy(MethodType(f, obj)) with f renamed: getattr(obj, name) by copy's reduction.
+REDUCE = ("import copy\nclass C:\n    def m(self):\n        pass\ndef by_name(obj, name):\n"
+          "    def f():\n        pass\n    f.__name__ = name\n"
+          "    return copy.copy(type(C().m)(f, obj))\n")
 # A class that says every object is an instance, and lists the attribute to read.
 MATCH_ANY = ("class Meta(type):\n    def __instancecheck__(cls, obj):\n        return True\n"
              "class Any(metaclass=Meta):\n    __match_args__ = ('__glo' + 'bals__',)\n")
@@ -266,6 +270,23 @@ CLASSES = {
          "        case [Any(g)] | [object(__globals__=g)]:\n            return 'sys' in g\n"
          "    return False\n", ["leak() == True"]),
     ],
+    # copy calls what a reduction returns, and C reductions return the real getattr: a bound
+    # method reduces to getattr(self, its function's __name__), a name the code chooses.
+    "reduction_getattr": [
+        ("copy_of_a_method_reads_globals", REDUCE + "def leak():\n"
+         "    return 'sys' in by_name(print, '__globals__')\n", ["leak() == True"]),
+        ("copy_of_a_method_reads_builtins", REDUCE + "def leak():\n"
+         "    return '__import__' in by_name(print, '__builtins__')\n", ["leak() == True"]),
+        ("copy_of_a_method_reads_a_closure", REDUCE + "def leak():\n"
+         "    return by_name(print, '__clo' + 'sure__') is not None\n", ["leak() == True"]),
+        ("named_callable_instance", "import copy\nclass C:\n    def m(self):\n        pass\n"
+         "class Named:\n    __name__ = '__glo' + 'bals__'\n    def __call__(self):\n        pass\n"
+         "def leak():\n    return 'sys' in copy.copy(type(C().m)(Named(), print))\n",
+         ["leak() == True"]),
+        ("reduction_writes_a_slot", "import copy\nclass T:\n    __slots__ = ('a',)\n"
+         "    def __reduce_ex__(self, proto):\n        return (T, (), (None, {'__class__': int}))\n"
+         "def leak():\n    return type(copy.copy(T())).__name__\n", ["leak() == 'int'"]),
+    ],
     # State the code and the tests would share: the random generator, the decimal context,
     # the arguments the test keeps (copied, even when not plain data), and the loop a
     # StopIteration would end early.
@@ -381,6 +402,13 @@ def test_the_honest_versions_of_the_patterns_still_work(sandbox):
         "def kinds():\n    return [kind(3), kind(P(0, 5)), kind([1, 2]), kind({'k': 9}), kind('a')]\n",
         ["kinds() == ['pos', 5, 'pair', 9, 'str']"])
     assert matches.ok, matches
+    copies = sandbox.run(
+        "import copy\nclass P:\n    def __init__(self):\n        self.v = [1]\n"
+        "    def get(self):\n        return self.v\n"
+        "def g():\n    p = P()\n    q = copy.deepcopy(p)\n    q.v.append(2)\n    m = copy.copy(p.get)\n"
+        "    return [p.v, q.v, m(), copy.deepcopy({'a': [1, (2, 3)]})]\n",
+        ["g() == [[1], [1, 2], [1], {'a': [1, (2, 3)]}]"])
+    assert copies.ok, copies
 
 
 def test_patching_a_module_class_is_refused_with_a_reason(sandbox):

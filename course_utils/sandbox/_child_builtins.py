@@ -286,6 +286,37 @@ def _generated_exec(source, globals=None, locals=None, /):
         close_window()
 
 
+def _guarded_reconstruct(real):
+    """``copy._reconstruct`` that refuses what a reduction would read or write by name.
+
+    ``copy.copy``/``deepcopy`` call whatever an object's reduction returns, and C reductions
+    return the real ``getattr``: a bound method reduces to ``getattr(self, its function's
+    __name__)``, a name the code chooses (``f.__name__ = "__globals__"``). The slot state of a
+    reduction is written back with ``setattr`` under names it chooses too. Both are checked
+    like the code's own attribute accesses.
+    """
+    def _reconstruct(x, memo, func, args, state=None, listiter=None, dictiter=None, **kwargs):
+        if func is _builtins.getattr:
+            name = args[1] if type(args) is tuple and len(args) == 2 else None
+            if type(name) is not str or attribute_refusal(name):
+                raise TypeError("copie refusée dans le bac à sable : elle lirait l'attribut "
+                                f"{_shown_name(name)}")
+        if type(state) is tuple and len(state) == 2 and state[1] is not None:
+            slots = state[1]
+            if type(slots) is not dict or any(type(key) is not str or attribute_refusal(key)
+                                             for key in slots):
+                raise TypeError("copie refusée dans le bac à sable : elle écrirait un attribut "
+                                "interdit")
+        return real(x, memo, func, args, state, listiter, dictiter, **kwargs)
+
+    _reconstruct.__wrapped_by_sandbox__ = real
+    return _reconstruct
+
+
+def _shown_name(name) -> str:
+    return repr(name[:60]) if type(name) is str else "(nom calculé)"
+
+
 def harden_modules(modules: dict) -> None:
     """Patch the real modules, in the worker or a child, before any untrusted code runs.
 
@@ -296,6 +327,9 @@ def harden_modules(modules: dict) -> None:
     collections = modules.get("collections") or sys.modules.get("collections")
     if collections is not None and not _builtins.hasattr(collections.namedtuple, "__wrapped_by_sandbox__"):
         collections.namedtuple = guarded_namedtuple(collections.namedtuple)
+    copy = modules.get("copy") or sys.modules.get("copy")
+    if copy is not None and not _builtins.hasattr(copy._reconstruct, "__wrapped_by_sandbox__"):
+        copy._reconstruct = _guarded_reconstruct(copy._reconstruct)
     dataclasses = modules.get("dataclasses")
     if dataclasses is not None and _builtins.hasattr(dataclasses, "_create_fn") \
             and not _builtins.hasattr(dataclasses._create_fn, "__wrapped_by_sandbox__"):
