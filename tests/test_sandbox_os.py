@@ -191,12 +191,17 @@ def test_a_running_sandbox_child_is_filtered_unprivileged_and_without_new_privil
                     timeout=10)))
         runner.start()
         locked, descriptors = [], {}
-        while runner.is_alive() and not locked:
+        while runner.is_alive() and not descriptors:
+            # The run's child sleeps (State S); one that is ending (it closes its descriptors
+            # as it goes) or ended is not the one to look at.
             locked = [s for s in _children_status(worker) if s.get("Seccomp", "").strip() == "2"
-                      and not s.get("State", "").startswith(("Z", "X"))]  # not an ended one
+                      and s.get("State", "").startswith("S")]
             for status in locked:  # what the running code holds: the null device, the channel
-                fds = Path(f"/proc/{status['Pid'].strip()}/fd")
-                descriptors = {int(fd.name): os.readlink(fd) for fd in fds.iterdir()}
+                try:
+                    fds = Path(f"/proc/{status['Pid'].strip()}/fd")
+                    descriptors = {int(fd.name): os.readlink(fd) for fd in fds.iterdir()}
+                except OSError:  # it ended meanwhile
+                    continue
             time.sleep(0.05)
         runner.join()
         assert seen[0].ok, seen[0]
