@@ -173,6 +173,28 @@ def test_deep_tests_are_split_in_linear_time(monkeypatch):
     assert len(probes) == 1 and skeleton[0] == "list"
 
 
+def test_a_pattern_with_thousands_of_captures_is_refused_before_it_is_compiled():
+    # CPython 3.11 compiles a pattern in memory quadratic in its captures: 30,000 names (under
+    # the code's size cap) took the caller to 24 GB. Refused by the static check, which runs
+    # before any compilation.
+    def pattern(n, mapping=False):
+        names = (f"{i}: a{i}" for i in range(n)) if mapping else (f"a{i}" for i in range(n))
+        opened, closed = ("{", "}") if mapping else ("[", "]")
+        return (f"def g(x):\n    match x:\n        case {opened}" + ", ".join(names)
+                + f"{closed}:\n            return 1\n    return 0\n")
+
+    assert _static.static_check(pattern(_static.MAX_CAPTURES)) == []
+    for code in (pattern(6_000), pattern(3_000, mapping=True)):
+        reasons = _static.static_check(code)
+        assert len(reasons) == 1 and "motif trop grand" in reasons[0], reasons
+
+
+def test_a_record_with_an_impossible_number_is_unreadable():
+    plan = _plan.make_plan("def f():\n    return 1\n", ["f() == 2"], timeout=1, memory_mb=64)
+    record = {"k": "test", "i": 0, "p": [["v", ["c", [10 ** 400, 0]]]]}
+    assert _supervisor._judge(plan, 0, record) == "résultat illisible"
+
+
 def test_the_plan_caches_are_bounded_in_characters():
     for i in range(60):
         _plan.make_plan("def f():\n    return 1\n", [f"f() == {i}" + " or f() == 1" * 2_000],

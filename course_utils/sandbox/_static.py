@@ -142,6 +142,8 @@ def _line(node: ast.AST) -> str:
 
 
 _AST = ast.AST
+_CAPTURES = (ast.MatchAs, ast.MatchStar, ast.MatchMapping)
+MAX_CAPTURES = 100  # names one case pattern binds
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set)
 _BINDERS = (ast.arg, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.alias,
             ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping)
@@ -210,6 +212,14 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
                     if alias.name.startswith("_"):
                         refuse(node, f"nom privé interdit dans le bac à sable : "
                                      f"{node.module}.{alias.name}")
+        elif kind is ast.match_case:
+            # CPython 3.11 compiles a pattern in time and memory quadratic in its captures
+            # (6,000 names: 2.6 GB in the caller, which compiles the code): capped.
+            captures = sum(1 for part in ast.walk(node.pattern)
+                           if type(part) in _CAPTURES and _bound_name(part))
+            if captures > MAX_CAPTURES:
+                refuse(node.pattern, f"motif trop grand dans le bac à sable : {captures} noms "
+                                     f"capturés (au plus {MAX_CAPTURES})")
         elif kind is ast.MatchClass:
             # A class pattern reads attributes itself (no ast.Attribute): keyword patterns by
             # the names written, checked like attributes; positional ones by the names the

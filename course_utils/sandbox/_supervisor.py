@@ -173,7 +173,7 @@ def _judge(plan: Plan, index: int, record: dict | None) -> str | None:
             continue
         try:
             decoded.append(["v", decode(item[1])])
-        except (ValueError, TypeError, RecursionError):
+        except (ValueError, TypeError, RecursionError, OverflowError, MemoryError):
             return "résultat illisible"
     try:
         return judge_expression(plan.skeletons[index], probes, decoded)
