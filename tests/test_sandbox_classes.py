@@ -311,6 +311,13 @@ CLASSES = {
          "def triple(x):\n    random.seed(5)\n    return 3 * random.Random(5).randint(0, 9)\n",
          "def check(candidate):\n    for _ in range(3):\n        x = random.randint(0, 9)\n"
          "        assert candidate(x + 100) == 3 * x\ncheck(triple)\n"),
+        ("predicted_test_generator", "import random\n_rng = random.Random(0)\ndef f(x):\n"
+         "    return _rng.randint(0, 10**6) * 3 + 1\n",
+         "import random\ndef check(candidate):\n    for _ in range(5):\n"
+         "        x = random.randint(0, 10**6)\n        assert candidate(x) == 3 * x + 1\n"
+         "check(f)\n"),
+        ("predicted_test_generator_in_expressions", "import random\n_rng = random.Random(0)\n"
+         "def f():\n    return _rng.randint(0, 10**6)\n", ["random.randint(0, 10**6) == f()"]),
         ("decimal_precision_at_load", "import decimal\ndecimal.getcontext().prec = 1\n"
          "def f(x):\n    return 0.3\n",
          "import decimal\nassert f(1) == float(decimal.Decimal(1) / decimal.Decimal(3))\n"),
@@ -389,7 +396,7 @@ def test_the_honest_versions_of_the_patterns_still_work(sandbox):
         "assert third() == '0.333'\nassert str(decimal.Decimal(1) / decimal.Decimal(3)) == "
         "'0.3333333333333333333333333333'\n"
         "assert draw() == random.Random(7).randint(0, 10**9)\n"
-        "assert random.randint(0, 10**9) == random.Random(0).randint(0, 10**9)\n"
+        "assert random.randint(0, 10**9) != random.Random(0).randint(0, 10**9)\n"
         "d = deque([1, 2])\nassert total(d) == 3 and list(d) == [1, 2]\n"
         "assert first([]) is None and first([5]) == 5\n")
     assert sides.ok, sides

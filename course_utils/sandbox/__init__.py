@@ -108,7 +108,8 @@ children ahead of time; the caller checks and compiles each new program and test
 code on Linux. ``"spawn"`` (default on Windows) starts a fresh interpreter per run: portable,
 a few tens of milliseconds per run. Each run starts with ``random.seed(0)`` and
 ``PYTHONHASHSEED=0``: the same code gives the same result. The code and the tests share no
-module state: the tests' ``random`` has a generator of its own (also seeded 0), each side has
+module state: the tests' ``random`` has a generator of its own (seeded with a secret per run:
+the code cannot compute the tests' random inputs), each side has
 its own ``decimal`` context, a code function gets copies of its arguments (plain data exactly,
 anything else deeply) and a ``StopIteration`` it raises is an error, not the end of the
 test's loop.

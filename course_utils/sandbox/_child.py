@@ -483,10 +483,12 @@ class World:
         self.user["__builtins__"] = make_builtins(views, self.output, self.user)
         self.tests = {"__name__": "tests", "__doc__": None}
         # The tests' modules are the code's, except random: its functions are bound to a
-        # generator of the tests' own (seeded 0 like the code's), which the code cannot steer.
+        # generator of the tests' own, which the code can neither steer nor predict: each run
+        # seeds it with its secret nonce (see _run); the code's own generator starts at 0.
         self.test_views = dict(views)
+        self.test_random = random.Random(0)
         if "random" in views:
-            self.test_views["random"] = private_random_view(random.Random(0))
+            self.test_views["random"] = private_random_view(self.test_random)
         self.test_builtins = make_builtins(self.test_views, self.output, self.tests,
                                            extra=_test_helpers(self.program_lines))
         self.tests_view = {id(view): self.test_views[name] for name, view in views.items()}
@@ -536,6 +538,9 @@ class World:
 
 def _run(job: dict, compiled, send, guard, world: World) -> None:
     world.output.limit = int(job.get("output_limit", 20_000))
+    # The tests draw from a generator seeded with the run's nonce, a secret the code never
+    # sees: a known seed would let it compute the tests' random inputs (and their answers).
+    world.test_random.seed(job.get("nonce", 0))
     program = job.get("program")
     world.program_lines[:] = program.splitlines() if program is not None else []
     output, user_ns, test_ns, test_builtins = world.output, world.user, world.tests, \
