@@ -318,6 +318,35 @@ CLASSES = {
          "check(f)\n"),
         ("predicted_test_generator_in_expressions", "import random\n_rng = random.Random(0)\n"
          "def f():\n    return _rng.randint(0, 10**6)\n", ["random.randint(0, 10**6) == f()"]),
+        ("re_cache_key_that_equals_anything", "import re\nclass Z(int):\n"
+         "    def __hash__(self):\n        return 0\n"
+         "    def __eq__(self, other):\n        return True\n"
+         "re.compile('[a-z]+', Z(re.IGNORECASE))\ndef f(x):\n    return 'HELLO'\n",
+         "import re\ndef check(candidate):\n"
+         "    assert re.fullmatch('[a-z]+', candidate(1)) is not None\ncheck(f)\n"),
+        ("re_cache_poisoned_during_a_call", "import re\nclass Z(int):\n"
+         "    def __hash__(self):\n        return 0\n"
+         "    def __eq__(self, other):\n        return True\n"
+         "def f(x):\n    re.compile('[a-z]+', Z(re.IGNORECASE))\n    return 'HELLO'\n",
+         "import re\ndef check(candidate):\n    word = candidate(1)\n"
+         "    assert re.fullmatch('[a-z]+', word) is not None\ncheck(f)\n"),
+        ("struct_cache_key_that_equals_anything", "import struct\nclass S(str):\n"
+         "    def __hash__(self):\n        return hash('<i')\n"
+         "    def __eq__(self, other):\n        return True\n"
+         "struct.pack(S('>i'), 1)\ndef f(x):\n    return struct.pack('>i', x)\n",
+         "import struct\ndef check(candidate):\n    assert candidate(1) == struct.pack('<i', 1)\n"
+         "check(f)\n"),
+        ("abc_registration", "import numbers\nnumbers.Integral.register(float)\n"
+         "def f():\n    return 2.5\n", "import numbers\nassert isinstance(f(), numbers.Integral)\n"),
+        ("mutated_keyword_list", "import keyword\nkeyword.kwlist.append('banana')\n"
+         "def f(x):\n    return 'banana'\n",
+         "import keyword\nassert f(1) in keyword.kwlist\n"),
+        ("mutated_decimal_context", "import decimal\ndecimal.ExtendedContext.prec = 2\n"
+         "def f(x):\n    return '3.1'\n",
+         "import decimal\nassert f(1) == str(decimal.ExtendedContext.divide(22, 7))\n"),
+        ("ordered_dict_order", "def f(s):\n    return {ch: 1 for ch in s}\n",
+         "from collections import OrderedDict\n"
+         "assert OrderedDict(f('bca')) == OrderedDict([('a', 1), ('b', 1), ('c', 1)])\n"),
         ("decimal_precision_at_load", "import decimal\ndecimal.getcontext().prec = 1\n"
          "def f(x):\n    return 0.3\n",
          "import decimal\nassert f(1) == float(decimal.Decimal(1) / decimal.Decimal(3))\n"),

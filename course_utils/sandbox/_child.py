@@ -61,6 +61,7 @@ from course_utils.sandbox._child_builtins import (
     harden_modules,
     make_builtins,
     private_random_view,
+    tests_view,
 )
 from course_utils.sandbox._jobpipe import read_job
 from course_utils.sandbox._plain import (
@@ -333,12 +334,32 @@ def _plain_returning(function, name: str, contexts=None):
             raise RuntimeError(f"{name} a levé {type_name(exc)}, ce qui arrêterait la boucle du "
                                "test : c'est compté comme une erreur") from None
         finally:
+            _forget_caches()
             if contexts is not None:
                 contexts[1] = contexts[0].getcontext()
                 contexts[0].setcontext(tests_context)
         return to_plain(result, f"la valeur renvoyée par {name}")
 
     return call
+
+
+def _forget_caches() -> None:
+    """Empty the caches of the allowed modules that the code fills with keys of its choosing.
+
+    ``re``, ``struct`` and ``strptime`` cache what they compile under the arguments given: a
+    key whose class says it equals everything (``class Z(int): __eq__ = lambda *a: True``)
+    would hand the tests a pattern or a format the code chose. Emptied before the tests run
+    and after every call of a code function (a few dictionary clears)."""
+    modules = sys.modules
+    regex = modules.get("re")
+    if regex is not None and regex._cache:
+        regex.purge()
+    struct_module = modules.get("_struct")
+    if struct_module is not None:
+        struct_module._clearcache()
+    strptime = modules.get("_strptime")
+    if strptime is not None:
+        strptime._regex_cache.clear()
 
 
 def _separate_contexts():
@@ -485,7 +506,9 @@ class World:
         # The tests' modules are the code's, except random: its functions are bound to a
         # generator of the tests' own, which the code can neither steer nor predict: each run
         # seeds it with its secret nonce (see _run); the code's own generator starts at 0.
-        self.test_views = dict(views)
+        # Modules with public values the code could change in place (keyword's lists,
+        # decimal's contexts, hashlib's sets) give the tests copies of them.
+        self.test_views = {name: tests_view(name, view) for name, view in views.items()}
         self.test_random = random.Random(0)
         if "random" in views:
             self.test_views["random"] = private_random_view(self.test_random)
@@ -527,7 +550,7 @@ class World:
             harden_modules(loaded)
             views = build_views(loaded)
             self.views.update(views)
-            self.test_views.update((name, view) for name, view in views.items()
+            self.test_views.update((name, tests_view(name, view)) for name, view in views.items()
                                    if name not in self.test_views)
             self.tests_view.update((id(view), self.test_views[name])
                                    for name, view in views.items())
@@ -565,6 +588,7 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
         send({"k": "load_error", "msg": describe_exception(exc)})
         return
     send({"k": "loaded"})
+    _forget_caches()
     _expose(user_ns, test_ns, test_builtins, world.tests_view, _separate_contexts())
     for index, compiled in enumerate(tests):
         try:

@@ -73,6 +73,14 @@ def _reason(event: str, args: tuple) -> str:
 # the untrusted code must not run inside one).
 
 _window = [0]
+_strict = [False]  # the hook is on: the untrusted code may be running
+
+
+def strict_mode() -> bool:
+    """True once the strict hook is on in this process (see :meth:`AuditGuard.enable`)."""
+    return _strict[0]
+
+
 _collector_was_on = [False]
 _trusted_codes: set = set()  # ids of code objects the runner may execute (kept alive below)
 _kept: list = []
@@ -133,6 +141,7 @@ class AuditGuard:
     def enable(self) -> None:
         if not self._on:
             self._on = True
+            _strict[0] = True
             sys.addaudithook(self._hook)
 
     def violations(self) -> list[str]:

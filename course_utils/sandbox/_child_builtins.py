@@ -22,6 +22,7 @@ from course_utils.sandbox._child_audit import (
     close_window,
     distrust_code,
     open_window,
+    strict_mode,
     trust_code,
     trust_generated,
 )
@@ -286,6 +287,22 @@ def _generated_exec(source, globals=None, locals=None, /):
         close_window()
 
 
+def _guarded_abc_register(real):
+    """``abc``'s ``register`` refusing, in strict mode, a virtual subclass for an ABC the
+    untrusted code did not define (``numbers.Integral.register(float)`` would make the tests'
+    ``isinstance(2.5, numbers.Integral)`` true)."""
+    def _abc_register(cls, subclass):
+        if strict_mode():
+            module = type.__dict__["__dict__"].__get__(cls).get("__module__")
+            if not (type(module) is str and module in (USER_MODULE, "tests")):
+                raise TypeError("register refusé dans le bac à sable : seules les classes "
+                                "abstraites de votre code acceptent des sous-classes virtuelles")
+        return real(cls, subclass)
+
+    _abc_register.__wrapped_by_sandbox__ = real
+    return _abc_register
+
+
 def _guarded_reconstruct(real):
     """``copy._reconstruct`` that refuses what a reduction would read or write by name.
 
@@ -327,6 +344,10 @@ def harden_modules(modules: dict) -> None:
     collections = modules.get("collections") or sys.modules.get("collections")
     if collections is not None and not _builtins.hasattr(collections.namedtuple, "__wrapped_by_sandbox__"):
         collections.namedtuple = guarded_namedtuple(collections.namedtuple)
+    abc = modules.get("abc") or sys.modules.get("abc")
+    if abc is not None and _builtins.hasattr(abc, "_abc_register") \
+            and not _builtins.hasattr(abc._abc_register, "__wrapped_by_sandbox__"):
+        abc._abc_register = _guarded_abc_register(abc._abc_register)
     copy = modules.get("copy") or sys.modules.get("copy")
     if copy is not None and not _builtins.hasattr(copy._reconstruct, "__wrapped_by_sandbox__"):
         copy._reconstruct = _guarded_reconstruct(copy._reconstruct)
@@ -401,6 +422,32 @@ def build_views(modules: dict) -> dict:
                 exports[other[len(prefix):]] = view
         views[name] = make_module_view(name, exports)
     return views
+
+
+def _mutable(value) -> bool:
+    """A public value of an allowed module the code could change in place: across the
+    allow-list, keyword's lists, hashlib's sets, decimal's three contexts."""
+    kind = type(value)
+    return kind in (list, dict, set, bytearray) or (kind.__name__ == "Context"
+                                                    and kind.__module__ == "decimal")
+
+
+def tests_view(name: str, shared):
+    """The tests' view of module ``name``: ``shared`` (the code's) unless the module has public
+    values the code could change in place (``keyword.kwlist.append(...)``,
+    ``decimal.ExtendedContext.prec = 2``): the tests then get copies of those."""
+    import copy
+
+    module = sys.modules.get(name)
+    if module is None:
+        return shared
+    exports = _exports(name, module)
+    mutable = [attr for attr, value in exports.items() if _mutable(value)]
+    if not mutable:
+        return shared
+    for attr in mutable:
+        exports[attr] = copy.deepcopy(exports[attr])
+    return make_module_view(name, exports)
 
 
 def private_random_view(generator):

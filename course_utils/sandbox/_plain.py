@@ -1,8 +1,9 @@
 """Plain data: the only values the sandbox compares, moves between processes and prints.
 
 Plain data is built from the exact built-in types ``None``, ``bool``, ``int``, ``float``,
-``complex``, ``str``, ``bytes``, ``range``, ``list``, ``tuple``, ``dict``, ``set`` and
-``frozenset``. Their comparison and hashing run no Python code that untrusted code could
+``complex``, ``str``, ``bytes``, ``range``, ``list``, ``tuple``, ``dict``, ``set``,
+``frozenset`` and ``collections.OrderedDict`` (kept apart from ``dict``: two of them compare in
+their order, as in Python). Their comparison and hashing run no Python code that untrusted code could
 redefine, so ``==`` between two plain values cannot be forged.
 
 :func:`to_plain` copies a value into plain data without calling any of its methods: instances
@@ -16,6 +17,7 @@ operator to two plain values.
 from __future__ import annotations
 
 import operator
+from collections import OrderedDict
 
 MAX_DEPTH = 100
 MAX_ITEMS = 1_000_000  # values in one plain copy (a bigger result is refused, not compared)
@@ -91,6 +93,9 @@ def to_plain(value, what: str = "la valeur"):
             if issubclass(kind, base):
                 items = [convert(x, depth + 1) for x in base.__iter__(item)]
                 return items if base is list else base(items)
+        if issubclass(kind, OrderedDict):  # kept as such: two compare in their order
+            return OrderedDict((convert(k, depth + 1), convert(v, depth + 1))
+                               for k, v in OrderedDict.items(item))
         if issubclass(kind, dict):
             return {convert(k, depth + 1): convert(v, depth + 1)
                     for k, v in dict.items(item)}
@@ -200,6 +205,8 @@ def encode(value):
         return ["fs", [encode(x) for x in value]]
     if kind is dict:
         return ["d", [[encode(k), encode(v)] for k, v in value.items()]]
+    if kind is OrderedDict:
+        return ["od", [[encode(k), encode(v)] for k, v in value.items()]]
     if kind is bytes:
         return ["b", value.hex()]
     if kind is complex:
@@ -244,7 +251,7 @@ def decode(data, depth: int = 0):
         return range(*body)
     if type(body) is not list:
         raise ValueError("valeur mal formée")
-    items = [decode(x, depth + 1) for x in body] if tag != "d" else None
+    items = [decode(x, depth + 1) for x in body] if tag not in ("d", "od") else None
     if tag == "l":
         return items
     if tag == "t":
@@ -255,12 +262,12 @@ def decode(data, depth: int = 0):
         return frozenset(_few_collisions(items))
     if tag == "c" and len(items) == 2 and all(type(x) is int or type(x) is float for x in items):
         return complex(items[0], items[1])
-    if tag == "d":
+    if tag in ("d", "od"):
         pairs = []
         for pair in body:
             if type(pair) is not list or len(pair) != 2:
                 raise ValueError("valeur mal formée")
             pairs.append((decode(pair[0], depth + 1), decode(pair[1], depth + 1)))
         _few_collisions([key for key, _ in pairs])
-        return dict(pairs)
+        return dict(pairs) if tag == "d" else OrderedDict(pairs)
     raise ValueError("valeur mal formée")
