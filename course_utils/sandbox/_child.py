@@ -78,6 +78,7 @@ from course_utils.sandbox._policy import CORE_MODULES, USER_MODULE, preload
 from course_utils.sandbox._rewrite import COMPARE_HELPER, FAIL_HELPER, TRUTH_HELPER, CodeRefused
 
 MAX_RECORD = 4 * 1024 * 1024
+_SIZE_PREFIX = struct.Struct(">I")  # compiled once: struct's cache is emptied between calls
 
 
 def _refuse_to_encode(value):
@@ -119,7 +120,7 @@ def _sender(fd: int, nonce: int = 0, write=os.write):
     given to the untrusted code) and its sequence number: the supervisor accepts nothing else.
     (``write`` is replaced only by the worker's rehearsal.)
     """
-    pack, clock = struct.pack, time.monotonic
+    pack, clock = _SIZE_PREFIX.pack, time.monotonic
     dumps = _encode_record
     run_nonce = [nonce]
     pending: list[bytes] = []
@@ -146,7 +147,7 @@ def _sender(fd: int, nonce: int = 0, write=os.write):
         if len(data) > MAX_RECORD:
             data = dumps({"k": record.get("k"), "i": record.get("i"), "big": True,
                           "n": run_nonce[0], "s": record["s"]}).encode()
-        pending.append(pack(">I", len(data)) + data)
+        pending.append(pack(len(data)) + data)
         if not start:
             start.append(clock())
         if record["k"] in ("test", "loaded") and clock() - start[0] < 0.02:
@@ -532,6 +533,7 @@ class World:
         if seed:
             random.seed(0)
             self.seeded = True
+        _forget_caches()  # what the worker compiled: every run starts with empty caches
         if self.null_fd is None:
             self.null_fd = os.open(os.devnull, os.O_RDWR)  # each spare closes its copy
         self.max_fd = _max_fd()
@@ -630,7 +632,7 @@ def _warm_up() -> None:
     not while the run is waiting. Pure calls on made-up data: no state a run can observe."""
     record = {"k": "loaded", "n": 0, "s": 0}
     data = _encode_record(record).encode("ascii")
-    struct.pack(">I", len(data))
+    _SIZE_PREFIX.pack(len(data))
     encode(to_plain([1, "a", 2.0, None, True, (3,)], "warm-up"))
     time.monotonic()
 
