@@ -60,7 +60,6 @@ from course_utils.sandbox._child_builtins import (
     build_views,
     harden_modules,
     make_builtins,
-    private_random_view,
     tests_view,
 )
 from course_utils.sandbox._jobpipe import read_job
@@ -441,17 +440,17 @@ def _test_helpers(program_lines: list[str]) -> dict:
             "all": all_, "any": any_}
 
 
-def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, tests_view: dict,
+def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, view_for_tests: dict,
             contexts=None) -> None:
     """Copy the code's top-level names into the tests' namespace: functions wrapped, plain data
-    copied, module views replaced by the tests' own (``tests_view``: id of the code's view ->
+    copied, module views replaced by the tests' own (``view_for_tests``: id of the code's view ->
     the tests' one; read-only, the tests' random has its own generator), anything else
     (classes, objects) hidden behind a French refusal."""
     for name, value in list(dict.items(user_ns)):
         if type(name) is not str or name.startswith("__") or name in test_builtins:
             continue
-        if id(value) in tests_view:
-            value = tests_view[id(value)]
+        if id(value) in view_for_tests:
+            value = view_for_tests[id(value)]
         elif issubclass(type(value), type):
             value = _hidden(name, value)
         elif callable(value):
@@ -504,18 +503,17 @@ class World:
         self.user = {"__name__": USER_MODULE, "__doc__": None}
         self.user["__builtins__"] = make_builtins(views, self.output, self.user)
         self.tests = {"__name__": "tests", "__doc__": None}
-        # The tests' modules are the code's, except random: its functions are bound to a
-        # generator of the tests' own, which the code can neither steer nor predict: each run
-        # seeds it with its secret nonce (see _run); the code's own generator starts at 0.
-        # Modules with public values the code could change in place (keyword's lists,
-        # decimal's contexts, hashlib's sets) give the tests copies of them.
-        self.test_views = {name: tests_view(name, view) for name, view in views.items()}
+        # The tests' modules are the code's, except where the code could change what the tests
+        # read (tests_view): random's functions are bound to a generator of the tests' own,
+        # which the code can neither steer nor predict (each run seeds it with its secret
+        # nonce, see _run; the code's own generator starts at 0), and public values that change
+        # in place (keyword's lists, decimal's contexts, hashlib's sets) are copies.
         self.test_random = random.Random(0)
-        if "random" in views:
-            self.test_views["random"] = private_random_view(self.test_random)
+        self.test_views = {name: tests_view(name, view, self.test_random)
+                           for name, view in views.items()}
         self.test_builtins = make_builtins(self.test_views, self.output, self.tests,
                                            extra=_test_helpers(self.program_lines))
-        self.tests_view = {id(view): self.test_views[name] for name, view in views.items()}
+        self.view_for_tests = {id(view): self.test_views[name] for name, view in views.items()}
         self.tests["__builtins__"] = self.test_builtins
 
     def prepare_spares(self, seed: bool = False) -> None:
@@ -552,9 +550,9 @@ class World:
             harden_modules(loaded)
             views = build_views(loaded)
             self.views.update(views)
-            self.test_views.update((name, tests_view(name, view)) for name, view in views.items()
-                                   if name not in self.test_views)
-            self.tests_view.update((id(view), self.test_views[name])
+            self.test_views.update((name, tests_view(name, view, self.test_random))
+                                   for name, view in views.items() if name not in self.test_views)
+            self.view_for_tests.update((id(view), self.test_views[name])
                                    for name, view in views.items())
             new = [sys.modules[name] for name in set(sys.modules) - before]
             _child_os.freeze_types([*_child_os.module_types(new), *map(type, views.values())])
@@ -591,7 +589,7 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
         return
     send({"k": "loaded"})
     _forget_caches()
-    _expose(user_ns, test_ns, test_builtins, world.tests_view, _separate_contexts())
+    _expose(user_ns, test_ns, test_builtins, world.view_for_tests, _separate_contexts())
     for index, compiled in enumerate(tests):
         try:
             if program is not None:

@@ -21,6 +21,7 @@ from types import ModuleType
 from course_utils.sandbox._child_audit import (
     close_window,
     distrust_code,
+    _shown,
     open_window,
     strict_mode,
     trust_code,
@@ -317,7 +318,7 @@ def _guarded_reconstruct(real):
             name = args[1] if type(args) is tuple and len(args) == 2 else None
             if type(name) is not str or attribute_refusal(name):
                 raise TypeError("copie refusée dans le bac à sable : elle lirait l'attribut "
-                                f"{_shown_name(name)}")
+                                f"{_shown(name)}")
         if type(state) is tuple and len(state) == 2 and state[1] is not None:
             slots = state[1]
             if type(slots) is not dict or any(type(key) is not str or attribute_refusal(key)
@@ -328,10 +329,6 @@ def _guarded_reconstruct(real):
 
     _reconstruct.__wrapped_by_sandbox__ = real
     return _reconstruct
-
-
-def _shown_name(name) -> str:
-    return repr(name[:60]) if type(name) is str else "(nom calculé)"
 
 
 def harden_modules(modules: dict) -> None:
@@ -432,35 +429,26 @@ def _mutable(value) -> bool:
                                                     and kind.__module__ == "decimal")
 
 
-def tests_view(name: str, shared):
-    """The tests' view of module ``name``: ``shared`` (the code's) unless the module has public
-    values the code could change in place (``keyword.kwlist.append(...)``,
-    ``decimal.ExtendedContext.prec = 2``): the tests then get copies of those."""
+def tests_view(name: str, shared, generator):
+    """The tests' view of module ``name``: ``shared`` (the code's), unless the code could change
+    what the tests would read through it. Then the view is the tests' own: ``random``'s
+    functions (``random``, ``randint``, ``seed``...) are those of ``generator``, and public
+    values that can change in place (``keyword.kwlist``, ``decimal.ExtendedContext``) are
+    copies. Classes and constants are the same objects."""
     import copy
 
     module = sys.modules.get(name)
     if module is None:
         return shared
     exports = _exports(name, module)
-    mutable = [attr for attr, value in exports.items() if _mutable(value)]
-    if not mutable:
-        return shared
-    for attr in mutable:
-        exports[attr] = copy.deepcopy(exports[attr])
-    return make_module_view(name, exports)
-
-
-def private_random_view(generator):
-    """A view of ``random`` whose functions (``random``, ``randint``, ``seed``...) are those of
-    ``generator`` instead of the module's shared one; its classes and constants are the same."""
-    module = sys.modules["random"]
-    shared = module._inst
-    exports = {}
-    for attr, value in _exports("random", module).items():
-        if _real_getattr(value, "__self__", None) is shared:
-            value = _real_getattr(generator, attr)
-        exports[attr] = value
-    return make_module_view("random", exports)
+    own = False
+    rebound = module._inst if name == "random" else None
+    for attr, value in exports.items():
+        if rebound is not None and _real_getattr(value, "__self__", None) is rebound:
+            exports[attr], own = _real_getattr(generator, attr), True
+        elif _mutable(value):
+            exports[attr], own = copy.deepcopy(value), True
+    return make_module_view(name, exports) if own else shared
 
 
 def make_module_view(name: str, exports: dict):
