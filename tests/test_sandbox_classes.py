@@ -354,6 +354,49 @@ CLASSES = {
          "    decimal.getcontext().prec = 1\n    return 0.3\n",
          "import decimal\nf(1)\nassert f(1) == float(decimal.Decimal(1) / decimal.Decimal(3))\n"),
     ],
+    # What the tests hand to a function reaches it as a copy, with nothing of the tests behind
+    # it: an object of a class of the tests would bring its class (a method patched, a class
+    # attribute set or mutated), and a function, a generator or an exception of the tests
+    # would bring back the tests' own objects. A function of the tests that asserts fails the
+    # test even when the code catches its exception.
+    "tests_objects": [
+        ("method_of_the_class_patched", "def f(b):\n    type(b).answer = lambda self: 42\n"
+         "    return 0\n", "class B:\n    def answer(self):\n        return 1\n"
+         "b = B()\nf(b)\nassert b.answer() == 42\n"),
+        ("class_attribute_set", "def f(b):\n    setattr(type(b), 'expected', 7)\n    return 7\n",
+         "class B:\n    expected = 3\nassert f(B()) == B.expected\n"),
+        ("class_list_mutated", "def f(b):\n    type(b).items.append(3)\n    return [3]\n",
+         "class B:\n    items = []\nassert f(B()) == B.items\n"),
+        ("class_handed_over", "def f(c):\n    c.v = 4\n    return 4\n",
+         "class C:\n    v = 0\nassert f(C) == C.v\n"),
+        ("class_made_by_type", "def f(b):\n    type(b).v = 8\n    return 8\n",
+         "C = type('C', (), {'v': 0})\nassert f(C()) == C.v\n"),
+        ("object_inside_a_deque", "def f(d):\n    type(d[0]).v = 5\n    return 5\n",
+         "from collections import deque\nclass B:\n    v = 0\nassert f(deque([B()])) == B.v\n"),
+        ("bound_method_of_an_object", "def f(ms):\n    type(ms[0]()).v = 5\n    return 5\n",
+         "class B:\n    v = 0\n    def get(self):\n        return self\nb = B()\n"
+         "assert f([b.get]) == B.v\n"),
+        ("object_from_a_generator", "def f(it):\n    for b in it:\n        type(b).v = 5\n"
+         "    return 5\n", "class B:\n    v = 0\nassert f(B() for _ in range(2)) == B.v\n"),
+        ("object_returned_by_a_callback", "def f(g):\n    type(g()).v = 5\n    return 5\n",
+         "class B:\n    v = 0\nassert f(lambda: B()) == B.v\n"),
+        ("exception_class_patched", "def f(g):\n    try:\n        g()\n"
+         "    except Exception as e:\n        type(e).code = 5\n    return 5\n",
+         "class E(Exception):\n    code = 1\ndef g():\n    raise E()\nassert f(g) == E.code\n"),
+        ("global_returned_by_a_callback", "def f(g):\n    g().clear()\n    return []\n",
+         "data = [3, 1, 2]\nassert f(lambda: data) == sorted(data)\n"),
+        ("global_in_an_exception", "def f(g):\n    try:\n        g()\n"
+         "    except ValueError as e:\n        e.args[0].clear()\n    return []\n",
+         "data = [1]\ndef g():\n    raise ValueError(data)\nassert f(g) == data\n"),
+        ("global_from_a_nested_callback", "def f(d):\n    d['k']().append(9)\n    return [9]\n",
+         "data = []\nassert f({'k': lambda: data}) == data\n"),
+        ("callable_object_patched", "def f(s):\n    type(s).calls = 7\n    s(1)\n    return 7\n",
+         "class Spy:\n    calls = 0\n    def __call__(self, x):\n        return x\n"
+         "assert f(Spy()) == Spy.calls\n"),
+        ("assertion_caught_by_the_code", "def f(check):\n    try:\n        check(3)\n"
+         "    except BaseException:\n        pass\n    return 1\n",
+         "def check(x):\n    assert x == 99\nassert f(check) == 1\n"),
+    ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
     # or while the subclass is being processed), objects posing as Fields, str subclasses. The
@@ -445,6 +488,43 @@ def test_the_honest_versions_of_the_patterns_still_work(sandbox):
         "    return [p.v, q.v, m(), copy.deepcopy({'a': [1, (2, 3)]})]\n",
         ["g() == [[1], [1, 2], [1], {'a': [1, (2, 3)]}]"])
     assert copies.ok, copies
+
+
+def test_what_the_tests_hand_over_still_works(sandbox):
+    # Callbacks (a lambda, a spy object the tests then read, functions in a list), generators,
+    # classes and objects of the standard library, and the tests' own exceptions.
+    cases = [
+        ("def sort_by(xs, key):\n    return sorted(xs, key=key)\n",
+         "assert sort_by([(1, 'b'), (2, 'a')], lambda p: p[1]) == [(2, 'a'), (1, 'b')]\n"),
+        ("def twice(g, x):\n    return g(g(x))\n",
+         "class Spy:\n    def __init__(self):\n        self.calls = []\n"
+         "    def __call__(self, x):\n        self.calls.append(x)\n        return x + 1\n"
+         "s = Spy()\nassert twice(s, 1) == 3\nassert s.calls == [1, 2]\n"),
+        ("def total(it):\n    return sum(it)\n", "assert total(x * x for x in range(4)) == 14\n"),
+        ("def safe(g):\n    try:\n        return g()\n    except ValueError as e:\n"
+         "        return str(e)\n", "class Bad(ValueError):\n    pass\n"
+         "def g():\n    raise Bad('non')\nassert safe(g) == 'non'\n"),
+        ("def apply_all(fs, x):\n    return [f(x) for f in fs]\n",
+         "assert apply_all([abs, lambda v: v * 2], -3) == [3, -6]\n"),
+        ("def conv(xs, t):\n    return [t(x) for x in xs]\n", "assert conv(['1', '2'], int) == [1, 2]\n"),
+        ("def half(q):\n    return str(q / 2)\n",
+         "from fractions import Fraction\nassert half(Fraction(1, 3)) == '1/6'\n"),
+        ("def f(x):\n    raise ValueError('x')\n",
+         "try:\n    f(1)\n    assert False\nexcept ValueError:\n    pass\n"),
+    ]
+    for code, tests in cases:
+        result = sandbox.run(code, tests)
+        assert result.ok and result.passed == 1, (tests, result)
+
+
+def test_an_object_of_the_tests_is_refused_with_a_reason(sandbox):
+    result = sandbox.run("def norm(p):\n    return abs(p.x) + abs(p.y)\n",
+                         "from dataclasses import dataclass\n@dataclass\nclass Point:\n"
+                         "    x: int\n    y: int\nassert norm(Point(3, -4)) == 7\n")
+    assert not result.ok and result.error is None
+    reason = result.failures[0].reason
+    assert "l'argument 1 de norm est un objet de la classe Point, définie par les tests" in reason
+    assert "données simples" in reason
 
 
 def test_patching_a_module_class_is_refused_with_a_reason(sandbox):

@@ -72,10 +72,16 @@ What each layer stops, and what it does not
    evaluates the calls (``fizzbuzz(5)``) and sends their plain values; the expected values
    never reach the child, and the caller compares (rebuilding sets and dicts only when their
    hashes do not collide en masse). Assertion programs run in the child, rewritten so that
-   ``==``, ``assert``, ``if``, ``not``... work on plain copies. The tests see the code's
-   functions (called on *copies* of their arguments, returning plain copies) and its plain
-   data; a class or another object of the code is refused where the tests use it (its methods
-   could lie through arithmetic, ``round``, ``len``...).
+   ``==``, ``assert``, ``if``, ``not``... work on plain copies; an ``assert`` that fails fails
+   the program even if its exception is caught. The tests see the code's functions (called on
+   *copies* of their arguments, returning plain copies) and its plain data; a class or another
+   object of the code is refused where the tests use it (its methods could lie through
+   arithmetic, ``round``, ``len``...). The other way, the code reaches nothing of the tests but
+   what they hand over, as copies (``_crossing``): plain data, classes and objects of the
+   standard library, the tests' functions and iterators through callbacks of the runner (what
+   they return, yield or raise is handed over by the same rule). An object of a class the tests
+   define, or the class itself, is refused with a reason: the code would get the class, and
+   could patch it (CPython audits no write to a class) or mutate what it holds.
 6. **No wedge**: every read from the worker and every write to it has a deadline; a worker that
    misses one (stopped, wedged) is killed, the call returns a French error, and the next run
    starts another; a stopped child is killed by the run's timeout.
@@ -111,8 +117,8 @@ a few tens of milliseconds per run. Each run starts with ``random.seed(0)`` and
 module state: the tests' ``random`` has a generator of its own (seeded with a secret per run:
 the code cannot compute the tests' random inputs), each side has
 its own ``decimal`` context, a code function gets copies of its arguments (plain data exactly,
-anything else deeply) and a ``StopIteration`` it raises is an error, not the end of the
-test's loop.
+objects of the standard library deeply; never an object of a class of the tests) and a
+``StopIteration`` it raises is an error, not the end of the test's loop.
 """
 
 from __future__ import annotations

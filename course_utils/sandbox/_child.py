@@ -38,7 +38,6 @@ Each record is a length-prefixed JSON object; the run counts only if the last on
 from __future__ import annotations
 
 import _signal
-import copy
 import json
 import os
 import random
@@ -62,6 +61,7 @@ from course_utils.sandbox._child_builtins import (
     make_builtins,
     tests_view,
 )
+from course_utils.sandbox._crossing import to_code
 from course_utils.sandbox._jobpipe import read_job
 from course_utils.sandbox._plain import (
     PlainValueError,
@@ -73,7 +73,7 @@ from course_utils.sandbox._plain import (
 )
 from course_utils.sandbox._plain import compare as plain_compare
 from course_utils.sandbox._child_audit import SandboxViolation
-from course_utils.sandbox._policy import CORE_MODULES, USER_MODULE, preload
+from course_utils.sandbox._policy import CORE_MODULES, TESTS_MODULE, USER_MODULE, preload
 from course_utils.sandbox._rewrite import COMPARE_HELPER, FAIL_HELPER, TRUTH_HELPER, CodeRefused
 
 MAX_RECORD = 4 * 1024 * 1024
@@ -302,29 +302,17 @@ def describe_exception(exc: BaseException) -> str:
     return f"{name} : {message}{_where(exc)}" if message else f"{name}{_where(exc)}"
 
 
-def _copy(value):
-    """A copy of an argument, so that the function cannot mutate what the test compares: plain
-    data copied exactly, anything else the tests built (a deque, a Fraction, a list holding a
-    function of the tests) copied deeply. A value that cannot be copied (a generator, say) is
-    passed as it is."""
-    try:
-        return to_plain(value, "l'argument")
-    except PlainValueError:
-        pass
-    try:
-        return copy.deepcopy(value)
-    except Exception:  # noqa: BLE001 - not copyable: the function gets the object itself
-        return value
-
-
 def _plain_returning(function, name: str, contexts=None):
-    """Wrap a function of the untrusted code: it gets copies of its arguments, runs in the
+    """Wrap a function of the untrusted code: it gets what the tests hand over, copied (see
+    ``_crossing``: never an object or a class the tests define), runs in the
     code's own decimal context (``contexts``, see :func:`_separate_contexts`), and the tests
     only ever see plain copies of what it returns. A ``StopIteration`` it raises becomes an
     error: it would otherwise end the test's loop (``all(map(f, ...))``) as if all were done."""
     def call(*args, **kwargs):
-        args = [_copy(value) for value in args]
-        kwargs = {key: _copy(value) for key, value in kwargs.items()}
+        args = [to_code(value, f"l'argument {index} de {name}")
+                for index, value in enumerate(args, 1)]
+        kwargs = {key: to_code(value, f"l'argument {key} de {name}")
+                  for key, value in kwargs.items()}
         if contexts is not None:
             tests_context = contexts[0].getcontext()
             contexts[0].setcontext(contexts[1])
@@ -406,8 +394,10 @@ def _hidden(name: str, value) -> _Hidden:
                    "les fonctions et les données simples du code dans le bac à sable")
 
 
-def _test_helpers(program_lines: list[str]) -> dict:
-    """Builtins added to the tests' namespace (see _rewrite.TestRewriter)."""
+def _test_helpers(program_lines: list[str], failed: list[str]) -> dict:
+    """Builtins added to the tests' namespace (see _rewrite.TestRewriter). Each failed
+    ``assert`` is also written down in ``failed``: the program fails even if the exception is
+    caught (by the code, when the tests hand it a function that asserts)."""
     last: list = []  # the last comparison that came out false, as plain data
 
     def compare(left, ops, rights):
@@ -428,6 +418,7 @@ def _test_helpers(program_lines: list[str]) -> dict:
         last.clear()
         if type(message) is str and message:
             text += f" ({message[:200]})"
+        failed.append(text)
         raise TestAssertionFailed(text)
 
     def all_(iterable):
@@ -500,9 +491,10 @@ class World:
         self.seeded = False  # random is in its seed(0) state in every spare (prepare_spares)
         self.null_fd = self.max_fd = None  # the worker's null device and descriptor bound
         self.program_lines: list[str] = []
+        self.failed: list[str] = []  # the tests' failed assertions (see _test_helpers)
         self.user = {"__name__": USER_MODULE, "__doc__": None}
         self.user["__builtins__"] = make_builtins(views, self.output, self.user)
-        self.tests = {"__name__": "tests", "__doc__": None}
+        self.tests = {"__name__": TESTS_MODULE, "__doc__": None}
         # The tests' modules are the code's, except where the code could change what the tests
         # read (tests_view): random's functions are bound to a generator of the tests' own,
         # which the code can neither steer nor predict (each run seeds it with its secret
@@ -512,7 +504,7 @@ class World:
         self.test_views = {name: tests_view(name, view, self.test_random)
                            for name, view in views.items()}
         self.test_builtins = make_builtins(self.test_views, self.output, self.tests,
-                                           extra=_test_helpers(self.program_lines))
+                                           extra=_test_helpers(self.program_lines, self.failed))
         self.view_for_tests = {id(view): self.test_views[name] for name, view in views.items()}
         self.tests["__builtins__"] = self.test_builtins
 
@@ -593,7 +585,7 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
     for index, compiled in enumerate(tests):
         try:
             if program is not None:
-                record = _run_program(compiled, test_ns)
+                record = _run_program(compiled, test_ns, world.failed)
             else:
                 record = {"p": [_run_probe(probe, job["probes"][index][j], test_ns)
                                 for j, probe in enumerate(compiled)]}
@@ -614,13 +606,15 @@ def _run_probe(code, source: str, namespace: dict) -> list:
         return ["e", describe_exception(exc)]
 
 
-def _run_program(code, namespace: dict) -> dict:
+def _run_program(code, namespace: dict, failed: list[str]) -> dict:
     try:
         exec(code, namespace)
     except (SystemExit, KeyboardInterrupt):
         raise
     except BaseException as exc:  # noqa: BLE001
         return {"ok": False, "msg": describe_exception(exc)}
+    if failed:  # an assertion failed, and its exception was caught
+        return {"ok": False, "msg": f"{failed[0]} (l'exception de l'assertion a été interceptée)"}
     return {"ok": True}
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sys
 
-from course_utils.sandbox._policy import USER_MODULE
+from course_utils.sandbox._policy import TESTS_MODULE, USER_MODULE
 
 
 class SandboxViolation(PermissionError):
@@ -67,7 +67,8 @@ def _reason(event: str, args: tuple) -> str:
 # ``namedtuple``, ``functools.partial`` or ``singledispatch`` calling a builtin...). They depend
 # on the target (which code object is executed, which class is written) and on *windows*:
 # spans during which the runner's own wrappers (checked ``eval``, ``namedtuple``, the code
-# generator of ``dataclasses``) compile code they built from exact, validated strings. No
+# generator of ``dataclasses``) compile code they built from exact, validated strings, or
+# during which ``_crossing`` follows the references of what the tests hand to the code. No
 # untrusted code runs inside a window: the wrappers convert their arguments before opening it,
 # and the cyclic garbage collector is off while a window is open (a finaliser, ``__del__``, of
 # the untrusted code must not run inside one).
@@ -159,9 +160,9 @@ def _make_hook(violations: list):
     window, trusted, generated = _window, _trusted_codes, _generated
     busy = [False]
 
-    def user_class(obj) -> bool:
+    def class_of_the_run(obj) -> bool:  # the code's or the tests' (they never reach the code)
         module = type_dict(obj).get("__module__")
-        return type(module) is str and module == USER_MODULE
+        return type(module) is str and (module == USER_MODULE or module == TESTS_MODULE)
 
     def judge(event: str, args: tuple) -> str | None:
         if event in allowed_always:
@@ -171,7 +172,7 @@ def _make_hook(violations: list):
             if type(code) is code_type and (id(code) in trusted or window[0] > 0):
                 return None
             return _reason(event, args)
-        if event == "compile":
+        if event == "compile" or event == "gc.get_referents":  # _crossing's walk
             return None if window[0] > 0 else _reason(event, args)
         if event == "object.__getattr__":
             obj, name = (args + (None, None))[:2]
@@ -189,8 +190,8 @@ def _make_hook(violations: list):
             if window[0] > 0:
                 return None
             if (issubclass(type(obj), type) and type(name) is str
-                    and name != "__class__" and user_class(obj)):
-                return None  # a class of the untrusted code (enum, typing, abc set these)
+                    and name != "__class__" and class_of_the_run(obj)):
+                return None  # enum, typing, abc, dataclasses set these on the run's classes
             return _reason(event, args)
         return _reason(event, args)
 

@@ -28,7 +28,7 @@ from course_utils.sandbox._child_audit import (
     trust_generated,
 )
 from course_utils.sandbox._generated import problem as generated_problem
-from course_utils.sandbox._policy import ALLOWED_MODULES, HIDDEN_NAMES, ONLY_NAMES, USER_MODULE
+from course_utils.sandbox._policy import ALLOWED_MODULES, HIDDEN_NAMES, ONLY_NAMES, TESTS_MODULE, USER_MODULE
 from course_utils.sandbox._rewrite import FORMAT_HELPER, CodeRefused, compile_untrusted
 from course_utils.sandbox._static import attribute_refusal, format_refusal
 
@@ -163,7 +163,7 @@ def _untrusted_owner(obj) -> bool:
     else:
         cls = obj if issubclass(type(obj), type) else type(obj)
         module = type.__dict__["__dict__"].__get__(cls).get("__module__")
-    return type(module) is str and module in (USER_MODULE, "tests")
+    return type(module) is str and module in (USER_MODULE, TESTS_MODULE)
 
 
 def _wrapper_names(names, defaults) -> tuple:
@@ -295,7 +295,7 @@ def _guarded_abc_register(real):
     def _abc_register(cls, subclass):
         if strict_mode():
             module = type.__dict__["__dict__"].__get__(cls).get("__module__")
-            if not (type(module) is str and module in (USER_MODULE, "tests")):
+            if not (type(module) is str and module in (USER_MODULE, TESTS_MODULE)):
                 raise TypeError("register refusé dans le bac à sable : seules les classes "
                                 "abstraites de votre code acceptent des sous-classes virtuelles")
         return real(cls, subclass)

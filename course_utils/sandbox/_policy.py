@@ -48,6 +48,7 @@ LAZY_DEPENDENCIES = {
 }
 
 USER_MODULE = "solution"  # the __name__ of the untrusted code's namespace
+TESTS_MODULE = "tests"  # the __name__ of the tests' namespace
 
 
 def preload(names=None) -> dict:
