@@ -81,10 +81,12 @@ def _serve(sock: _socket.socket, guard, world) -> None:
 
 def _loop(sock, guard, world, reaped: dict, living: set, reap) -> None:
     from course_utils.sandbox._child import address_space, serve_spare
+    from course_utils.sandbox._child_os import fork_function
 
     base = address_space()  # the size children inherit: their memory limit is counted above it
     # Few distinct objects touched per fork: after each fork the worker's own writes copy pages.
-    recv, sendmsg, pipe, fork, close = sock.recv, sock.sendmsg, os.pipe, os.fork, os.close
+    recv, sendmsg, pipe, close = sock.recv, sock.sendmsg, os.pipe, os.close
+    fork = fork_function(random_hooked=not world.seeded)
     rights = (_socket.SOL_SOCKET, _socket.SCM_RIGHTS)
     pending = b""
     while True:
