@@ -397,6 +397,91 @@ CLASSES = {
          "    except BaseException:\n        pass\n    return 1\n",
          "def check(x):\n    assert x == 99\nassert f(check) == 1\n"),
     ],
+    # deepcopy hands back some objects as they are (a builtin method and its object, an
+    # lru_cache wrapper, a property, an re.Match, a function renamed after a module's, a
+    # module view): every callable inside what the tests hand over becomes a callback, a
+    # module the code's own view, and a copy that still holds a changeable object of the
+    # tests is refused.
+    "raw_originals": [
+        ("builtin_method_in_a_list", "def f(getters):\n    v = getters[0]('a')\n"
+         "    v.clear()\n    v.append(99)\n    return [99]\n",
+         "table = {'a': [1, 2]}\nassert f([table.get]) == table['a']\n"),
+        ("lru_cache_in_a_list", "def f(fs):\n    v = fs[0]()\n    v.clear()\n    v.append(7)\n"
+         "    return 7\n", "import functools\ndata = [1, 2, 3]\n@functools.lru_cache\n"
+         "def donnees():\n    return data\nassert f([donnees]) == sum(data)\n"),
+        ("property_getter", "def f(props):\n    props[0].fget(None).clear()\n    return 0\n",
+         "data = [1, 2, 3]\nassert f([property(lambda self: data)]) == len(data)\n"),
+        ("function_renamed_after_math", "def f(fs):\n    fs[0]().append(4)\n    return [1, 2, 3, 4]\n",
+         "import functools, math\ndata = [1, 2, 3]\n@functools.wraps(math.prod)\ndef g():\n"
+         "    return data\nassert f([g]) == data\n"),
+        ("lambda_with_other_globals", "def f(fs):\n    fs[0]().append(4)\n    return [1, 2, 3, 4]\n",
+         "data = [1, 2, 3]\ng = eval('lambda: data', {'data': data})\nassert f([g]) == data\n"),
+        ("match_object_string", "def f(ms):\n    ms[0].string[:] = b'zzz'\n    return b'zzz'\n",
+         "import re\ntampon = bytearray(b'abc')\nassert f([re.match(b'a', tampon)]) == bytes(tampon)\n"),
+        ("tests_random_view", "def tirage(r, n):\n    import random\n    g = random.Random()\n"
+         "    g.setstate(r.getstate())\n    return [g.randint(1, 6) for _ in range(n)]\n",
+         "import random\ndef check(candidate):\n    res = candidate(random, 3)\n"
+         "    assert res == [random.randint(1, 6) for _ in range(3)]\ncheck(tirage)\n"),
+    ],
+    # A function of the tests called by the code gets plain copies (a lying object of the code
+    # reaches no sum, len or count of the tests), runs in the tests' decimal context with the
+    # caches emptied, and an assert it was evaluating when an exception stopped it counts as
+    # failed, even if the code catches the exception.
+    "callback_crossings": [
+        ("lying_argument_summed", "class Z:\n    def __radd__(self, other):\n        return 15\n"
+         "def parcours(arbre, visite):\n    for _ in range(5):\n        visite(Z())\n",
+         "vus = []\ndef visite(x):\n    vus.append(x)\nparcours([1, [2, 3], [4, [5]]], visite)\n"
+         "assert len(vus) == 5\nassert sum(vus) == 15\n"),
+        ("lying_argument_in_an_expression", "class Z:\n    def __radd__(self, other):\n"
+         "        return 15\ndef parcours(arbre, visite):\n    for _ in range(5):\n"
+         "        visite(Z())\n",
+         ["(lambda vus: (parcours([1, [2, 3]], vus.append), sum(vus))[1])([]) == 15"]),
+        ("assertion_stopped_by_a_refused_comparison", "class Z:\n    pass\n"
+         "def appliquer(f, xs):\n    for _ in xs:\n        try:\n            f(Z())\n"
+         "        except Exception:\n            pass\n    return [2, 4, 6]\n",
+         "appels = []\ndef double(x):\n    appels.append(x)\n    assert x in (1, 2, 3)\n"
+         "    return 2 * x\nassert appliquer(double, [1, 2, 3]) == [2, 4, 6]\n"
+         "assert len(appels) == 3\n"),
+        ("lying_length_recorded", "class Z:\n    def __len__(self):\n        return 2\n"
+         "def paires(xs, rappel):\n    for _ in xs:\n        rappel(Z())\n",
+         "vus = []\npaires([(1, 2), (3, 4)], vus.append)\n"
+         "assert len(vus) == 2 and [len(v) for v in vus] == [2, 2]\n"),
+        ("decimal_precision_for_a_callback", "import decimal\ndef f(g):\n"
+         "    decimal.getcontext().prec = 2\n    return g()\n",
+         "import decimal\ndef g():\n    return str(decimal.Decimal(1) / decimal.Decimal(3))\n"
+         "assert f(g) == '0.33'\n"),
+    ],
+    # What the allowed modules' classes hold, and their enum members, cannot change: a cache
+    # of re that purging _cache alone would miss, a translation table of textwrap, the value
+    # of a regex flag.
+    "shared_class_state": [
+        ("re_template_cache", "import re\nclass S(str):\n    def __eq__(self, other):\n"
+         "        return True\n    def __hash__(self):\n        return hash(r'\\2 \\1')\n"
+         "_p = re.compile(r'(\\w+) (\\w+)')\nre.purge()\n_p.sub(S(r'\\1 \\2'), 'a b')\n"
+         "def inverser(nom):\n    return nom\n",
+         "import re\ndef check(candidate):\n    nom = 'jean dupont'\n"
+         "    assert candidate(nom) == re.sub(r'(\\w+) (\\w+)', r'\\2 \\1', nom)\ncheck(inverser)\n"),
+        ("textwrap_translation_table", "import textwrap\nfor c in range(32, 0x250):\n"
+         "    textwrap.TextWrapper.unicode_whitespace_trans[c] = ''\n"
+         "def justifier(texte, largeur):\n    return ''\n",
+         "import textwrap\ndef check(candidate):\n    t = 'Le petit chat est mort de froid.'\n"
+         "    assert candidate(t, 20) == textwrap.fill(t, 20)\ncheck(justifier)\n"),
+        ("regex_flag_value", "import re\nre.ASCII._value_ = re.IGNORECASE.value\n"
+         "def identifiant(s):\n    return 'Eté'\n",
+         "import re\ndef check(candidate):\n"
+         "    assert re.fullmatch(r'[a-z_]\\w*', candidate('ete'), re.ASCII) is not None\n"
+         "check(identifiant)\n"),
+        ("regex_flags_zeroed", "import re\nre.IGNORECASE._value_ = 0\nre.MULTILINE._value_ = 0\n"
+         "def f(x):\n    return 'HELLO'\n",
+         "import re\ndef check(candidate):\n"
+         "    assert re.fullmatch('[a-z]+', candidate(1), re.IGNORECASE | re.MULTILINE) is None\n"
+         "check(f)\n"),
+        ("enum_value_map", "import re\nre.RegexFlag._value2member_map_[2] = re.RegexFlag.ASCII\n"
+         "def f(x):\n    return 'abc'\n",
+         "import re\ndef check(candidate):\n"
+         "    assert re.RegexFlag(2) is re.RegexFlag.ASCII and candidate(1) == 'abc'\n"
+         "check(f)\n"),
+    ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
     # or while the subclass is being processed), objects posing as Fields, str subclasses. The
@@ -515,6 +600,31 @@ def test_what_the_tests_hand_over_still_works(sandbox):
     for code, tests in cases:
         result = sandbox.run(code, tests)
         assert result.ok and result.passed == 1, (tests, result)
+
+
+def test_enums_flags_and_textwrap_still_work_once_sealed(sandbox):
+    # The allowed modules' enums and classes are read-only: combining regex flags, defining
+    # enums of one's own (in the code or in the tests) and wrapping text work as before.
+    code = ("import re, enum, textwrap\nclass Color(enum.Enum):\n    RED = 1\n"
+            "    GREEN = enum.auto()\nclass Perm(enum.Flag):\n    R = 4\n    W = 2\n"
+            "def f():\n    p = re.compile('a b', re.I | re.X | re.M)\n"
+            "    return [bool(p.match('AB')), (re.I | re.M).value, re.I in (re.I | re.M),\n"
+            "            str(re.I | re.S), textwrap.fill('un deux trois quatre', 8),\n"
+            "            Color.GREEN.value, (Perm.R | Perm.W).value, [c.name for c in Color]]\n")
+    tests = ("import enum\nclass Mode(enum.Enum):\n    A = 'a'\n"
+             "assert f() == [True, 10, True, 're.IGNORECASE|re.DOTALL', 'un deux\\ntrois\\nquatre',"
+             " 2, 6, ['RED', 'GREEN']]\nassert Mode('a') is Mode.A\n")
+    result = sandbox.run(code, tests)
+    assert result.ok, result
+
+
+def test_a_callback_gets_the_codes_functions_wrapped_and_its_objects_hidden(sandbox):
+    code = ("class Node:\n    pass\ndef square(x):\n    return x * x\n"
+            "def give(g):\n    return [g(square), g(Node())]\n")
+    tests = ("def use(v):\n    try:\n        return v(7)\n    except Exception as e:\n"
+             "        return str(e)[:24]\nassert give(use) == [49, \"un argument donné par le\"]\n")
+    result = sandbox.run(code, tests)
+    assert result.ok, result
 
 
 def test_an_object_of_the_tests_is_refused_with_a_reason(sandbox):

@@ -72,16 +72,22 @@ What each layer stops, and what it does not
    evaluates the calls (``fizzbuzz(5)``) and sends their plain values; the expected values
    never reach the child, and the caller compares (rebuilding sets and dicts only when their
    hashes do not collide en masse). Assertion programs run in the child, rewritten so that
-   ``==``, ``assert``, ``if``, ``not``... work on plain copies; an ``assert`` that fails fails
-   the program even if its exception is caught. The tests see the code's functions (called on
-   *copies* of their arguments, returning plain copies) and its plain data; a class or another
-   object of the code is refused where the tests use it (its methods could lie through
-   arithmetic, ``round``, ``len``...). The other way, the code reaches nothing of the tests but
-   what they hand over, as copies (``_crossing``): plain data, classes and objects of the
-   standard library, the tests' functions and iterators through callbacks of the runner (what
-   they return, yield or raise is handed over by the same rule). An object of a class the tests
-   define, or the class itself, is refused with a reason: the code would get the class, and
-   could patch it (CPython audits no write to a class) or mutate what it holds.
+   ``==``, ``assert``, ``if``, ``not``... work on plain copies; an ``assert`` that fails, or
+   that an exception interrupts inside a function of the tests called by the code, fails the
+   program even if the code catches the exception. The tests see the code's functions (called
+   on *copies* of their arguments, returning plain copies) and its plain data; a class or
+   another object of the code is refused where the tests use it (its methods could lie through
+   arithmetic, ``round``, ``len``...), also when the code passes it to a function of the tests.
+   The other way, the code reaches nothing of the tests but what they hand over, as copies
+   (``_crossing``): plain data, classes and objects of the standard library (a copy that would
+   still hold a changeable object of the tests is refused), a module as the code's own view,
+   the tests' callables and iterators through callbacks of the runner (what they return, yield
+   or raise is handed over by the same rule; they run in the tests' decimal context). An
+   object of a class the tests define, or the class itself, is refused with a reason: the code
+   would get the class, and could patch it (CPython audits no write to a class) or mutate what
+   it holds. What the allowed modules' classes hold (``TextWrapper``'s translation table, an
+   enum's maps) and their enum members are read-only (``_shared_state``), and their caches are
+   emptied between the two sides.
 6. **No wedge**: every read from the worker and every write to it has a deadline; a worker that
    misses one (stopped, wedged) is killed, the call returns a French error, and the next run
    starts another; a stopped child is killed by the run's timeout.

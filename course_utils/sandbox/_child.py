@@ -61,7 +61,7 @@ from course_utils.sandbox._child_builtins import (
     make_builtins,
     tests_view,
 )
-from course_utils.sandbox._crossing import to_code
+from course_utils.sandbox._crossing import Membrane, forget_caches
 from course_utils.sandbox._jobpipe import read_job
 from course_utils.sandbox._plain import (
     PlainValueError,
@@ -74,7 +74,14 @@ from course_utils.sandbox._plain import (
 from course_utils.sandbox._plain import compare as plain_compare
 from course_utils.sandbox._child_audit import SandboxViolation
 from course_utils.sandbox._policy import CORE_MODULES, TESTS_MODULE, USER_MODULE, preload
-from course_utils.sandbox._rewrite import COMPARE_HELPER, FAIL_HELPER, TRUTH_HELPER, CodeRefused
+from course_utils.sandbox._rewrite import (
+    ASSERTED_HELPER,
+    ASSERTING_HELPER,
+    COMPARE_HELPER,
+    FAIL_HELPER,
+    TRUTH_HELPER,
+    CodeRefused,
+)
 
 MAX_RECORD = 4 * 1024 * 1024
 _SIZE_PREFIX = struct.Struct(">I")  # compiled once: struct's cache is emptied between calls
@@ -302,103 +309,12 @@ def describe_exception(exc: BaseException) -> str:
     return f"{name} : {message}{_where(exc)}" if message else f"{name}{_where(exc)}"
 
 
-def _plain_returning(function, name: str, contexts=None):
-    """Wrap a function of the untrusted code: it gets what the tests hand over, copied (see
-    ``_crossing``: never an object or a class the tests define), runs in the
-    code's own decimal context (``contexts``, see :func:`_separate_contexts`), and the tests
-    only ever see plain copies of what it returns. A ``StopIteration`` it raises becomes an
-    error: it would otherwise end the test's loop (``all(map(f, ...))``) as if all were done."""
-    def call(*args, **kwargs):
-        args = [to_code(value, f"l'argument {index} de {name}")
-                for index, value in enumerate(args, 1)]
-        kwargs = {key: to_code(value, f"l'argument {key} de {name}")
-                  for key, value in kwargs.items()}
-        if contexts is not None:
-            tests_context = contexts[0].getcontext()
-            contexts[0].setcontext(contexts[1])
-        try:
-            result = function(*args, **kwargs)
-        except (StopIteration, StopAsyncIteration) as exc:
-            raise RuntimeError(f"{name} a levé {type_name(exc)}, ce qui arrêterait la boucle du "
-                               "test : c'est compté comme une erreur") from None
-        finally:
-            _forget_caches()
-            if contexts is not None:
-                contexts[1] = contexts[0].getcontext()
-                contexts[0].setcontext(tests_context)
-        return to_plain(result, f"la valeur renvoyée par {name}")
-
-    return call
-
-
-def _forget_caches() -> None:
-    """Empty the caches of the allowed modules that the code fills with keys of its choosing.
-
-    ``re``, ``struct`` and ``strptime`` cache what they compile under the arguments given: a
-    key whose class says it equals everything (``class Z(int): __eq__ = lambda *a: True``)
-    would hand the tests a pattern or a format the code chose. Emptied before the tests run
-    and after every call of a code function (a few dictionary clears)."""
-    modules = sys.modules
-    regex = modules.get("re")
-    if regex is not None and regex._cache:
-        regex.purge()
-    struct_module = modules.get("_struct")
-    if struct_module is not None:
-        struct_module._clearcache()
-    strptime = modules.get("_strptime")
-    if strptime is not None:
-        strptime._regex_cache.clear()
-
-
-def _separate_contexts():
-    """``[decimal, the code's context]``, the tests then getting a fresh default context; None
-    when ``decimal`` is not loaded. The code cannot change the precision the tests compute with
-    (``decimal.getcontext().prec = 1`` at load time, or inside a call)."""
-    decimal = sys.modules.get("decimal")
-    if decimal is None:
-        return None
-    code_context = decimal.getcontext()
-    decimal.setcontext(decimal.Context(  # the defaults, spelled out: DefaultContext is mutable
-        prec=28, rounding=decimal.ROUND_HALF_EVEN, Emin=-999999, Emax=999999, capitals=1,
-        clamp=0, flags=[], traps=[decimal.InvalidOperation, decimal.DivisionByZero,
-                                  decimal.Overflow]))
-    return [decimal, code_context]
-
-
-class _Hidden:
-    """What the tests see in place of a class or an object of the untrusted code.
-
-    The tests see the code's functions (called on copies, returning plain copies) and its
-    plain data; a class whose ``__new__`` returns a lying object, or an instance whose
-    methods do, never reaches a comparison, an arithmetic operation or a builtin of the tests.
-    """
-
-    __slots__ = ("_message",)
-
-    def __init__(self, message: str):
-        object.__setattr__(self, "_message", message)
-
-    def _refuse(self, *args, **kwargs):
-        raise PlainValueError(object.__getattribute__(self, "_message"))
-
-    __call__ = __getattr__ = __setattr__ = __getitem__ = __iter__ = __len__ = __bool__ = _refuse
-    __add__ = __sub__ = __mul__ = __truediv__ = __eq__ = __lt__ = __abs__ = __round__ = _refuse
-    __hash__ = None
-
-
-def _hidden(name: str, value) -> _Hidden:
-    if issubclass(type(value), type):
-        return _Hidden(f"{name} est une classe, pas une fonction : les tests n'appellent que "
-                       "des fonctions dans le bac à sable")
-    return _Hidden(f"{name} est un objet de type {type_name(value)} : les tests ne voient que "
-                   "les fonctions et les données simples du code dans le bac à sable")
-
-
-def _test_helpers(program_lines: list[str], failed: list[str]) -> dict:
+def _test_helpers(program_lines: list[str], membrane: Membrane) -> dict:
     """Builtins added to the tests' namespace (see _rewrite.TestRewriter). Each failed
-    ``assert`` is also written down in ``failed``: the program fails even if the exception is
-    caught (by the code, when the tests hand it a function that asserts)."""
+    ``assert`` is also written down in ``membrane.failed``: the program fails even if the
+    exception is caught (by the code, when the tests hand it a function that asserts)."""
     last: list = []  # the last comparison that came out false, as plain data
+    failed = membrane.failed
 
     def compare(left, ops, rights):
         for op, right in zip(ops, rights):
@@ -427,31 +343,20 @@ def _test_helpers(program_lines: list[str], failed: list[str]) -> dict:
     def any_(iterable):
         return any(truth(item) for item in iterable)
 
+    begin, end = membrane.assertion_helpers()
     return {COMPARE_HELPER: compare, TRUTH_HELPER: truth, FAIL_HELPER: fail,
-            "all": all_, "any": any_}
+            ASSERTING_HELPER: begin, ASSERTED_HELPER: end, "all": all_, "any": any_}
 
 
-def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, view_for_tests: dict,
-            contexts=None) -> None:
-    """Copy the code's top-level names into the tests' namespace: functions wrapped, plain data
-    copied, module views replaced by the tests' own (``view_for_tests``: id of the code's view ->
-    the tests' one; read-only, the tests' random has its own generator), anything else
-    (classes, objects) hidden behind a French refusal."""
+def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, membrane: Membrane) -> None:
+    """Copy the code's top-level names into the tests' namespace, as
+    :meth:`Membrane.for_tests` makes them (functions wrapped, plain data copied, module views
+    replaced by the tests' own, anything else hidden behind a French refusal)."""
+    for_tests = membrane.for_tests
     for name, value in list(dict.items(user_ns)):
         if type(name) is not str or name.startswith("__") or name in test_builtins:
             continue
-        if id(value) in view_for_tests:
-            value = view_for_tests[id(value)]
-        elif issubclass(type(value), type):
-            value = _hidden(name, value)
-        elif callable(value):
-            value = _plain_returning(value, name, contexts)
-        else:
-            try:
-                value = to_plain(value, name)
-            except PlainValueError:
-                value = _hidden(name, value)
-        test_ns[name] = value
+        test_ns[name] = for_tests(value, name)
 
 
 def compile_job(job: dict):
@@ -491,7 +396,6 @@ class World:
         self.seeded = False  # random is in its seed(0) state in every spare (prepare_spares)
         self.null_fd = self.max_fd = None  # the worker's null device and descriptor bound
         self.program_lines: list[str] = []
-        self.failed: list[str] = []  # the tests' failed assertions (see _test_helpers)
         self.user = {"__name__": USER_MODULE, "__doc__": None}
         self.user["__builtins__"] = make_builtins(views, self.output, self.user)
         self.tests = {"__name__": TESTS_MODULE, "__doc__": None}
@@ -503,9 +407,11 @@ class World:
         self.test_random = random.Random(0)
         self.test_views = {name: tests_view(name, view, self.test_random)
                            for name, view in views.items()}
+        # What crosses between the two sides (see _crossing): the code's functions, what the
+        # tests hand over, the decimal contexts, the tests' failed assertions.
+        self.membrane = Membrane(views, self.test_views)
         self.test_builtins = make_builtins(self.test_views, self.output, self.tests,
-                                           extra=_test_helpers(self.program_lines, self.failed))
-        self.view_for_tests = {id(view): self.test_views[name] for name, view in views.items()}
+                                           extra=_test_helpers(self.program_lines, self.membrane))
         self.tests["__builtins__"] = self.test_builtins
 
     def prepare_spares(self, seed: bool = False) -> None:
@@ -523,7 +429,7 @@ class World:
         if seed:
             random.seed(0)
             self.seeded = True
-        _forget_caches()  # what the worker compiled: every run starts with empty caches
+        forget_caches()  # what the worker compiled: every run starts with empty caches
         if self.null_fd is None:
             self.null_fd = os.open(os.devnull, os.O_RDWR)  # each spare closes its copy
         self.max_fd = _max_fd()
@@ -544,8 +450,7 @@ class World:
             self.views.update(views)
             self.test_views.update((name, tests_view(name, view, self.test_random))
                                    for name, view in views.items() if name not in self.test_views)
-            self.view_for_tests.update((id(view), self.test_views[name])
-                                   for name, view in views.items())
+            self.membrane.add_views(views, {name: self.test_views[name] for name in views})
             new = [sys.modules[name] for name in set(sys.modules) - before]
             _child_os.freeze_types([*_child_os.module_types(new), *map(type, views.values())])
         return bool(missing)
@@ -580,12 +485,14 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
         send({"k": "load_error", "msg": describe_exception(exc)})
         return
     send({"k": "loaded"})
-    _forget_caches()
-    _expose(user_ns, test_ns, test_builtins, world.view_for_tests, _separate_contexts())
+    forget_caches()
+    membrane = world.membrane
+    membrane.separate_contexts()
+    _expose(user_ns, test_ns, test_builtins, membrane)
     for index, compiled in enumerate(tests):
         try:
             if program is not None:
-                record = _run_program(compiled, test_ns, world.failed)
+                record = _run_program(compiled, test_ns, membrane.failed)
             else:
                 record = {"p": [_run_probe(probe, job["probes"][index][j], test_ns)
                                 for j, probe in enumerate(compiled)]}

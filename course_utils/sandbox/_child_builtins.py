@@ -30,6 +30,7 @@ from course_utils.sandbox._child_audit import (
 from course_utils.sandbox._generated import problem as generated_problem
 from course_utils.sandbox._policy import ALLOWED_MODULES, HIDDEN_NAMES, ONLY_NAMES, TESTS_MODULE, USER_MODULE
 from course_utils.sandbox._rewrite import FORMAT_HELPER, CodeRefused, compile_untrusted
+from course_utils.sandbox._shared_state import seal_shared_state
 from course_utils.sandbox._static import attribute_refusal, format_refusal
 
 _real_getattr = _builtins.getattr
@@ -364,6 +365,7 @@ def harden_modules(modules: dict) -> None:
         # the Field objects of its base classes, which it can rename at any time): it runs in
         # a window only once its shape is checked (_generated), whatever the names were.
         dataclasses.exec = _generated_exec
+    seal_shared_state(modules)  # what their classes hold, and their enum members, read-only
 
 
 def _special_exports(name: str, module) -> dict:

@@ -1,37 +1,52 @@
-"""Child side: what the tests hand to a function of the untrusted code, and what comes back to
-the code from the tests' own functions.
+"""Child side: what crosses between the untrusted code and the tests, in both directions.
 
-The code must reach nothing of the tests but what they hand over, and only as a copy: an object
-of a class the tests define brings its class along (``type(b).answer = lambda self: 42``, a list
-held by the class, ``setattr``: CPython audits none of these writes), so no such object, and no
-such class, ever reaches the code. What the tests may hand over:
+**Code to tests.** The tests see the code's functions (:meth:`Membrane.code_function`: called
+on what the tests hand over, returning plain copies) and its plain data; a class or another
+object of the code is a :class:`Hidden` stand-in that refuses every use (its methods could lie
+through arithmetic, ``round``, ``len``...). The same holds for what the code passes to a
+function of the tests (:meth:`Membrane.for_tests`).
+
+**Tests to code.** The code must reach nothing of the tests but what they hand over, as
+copies: an object of a class the tests define brings its class along
+(``type(b).answer = lambda self: 42``, a list held by the class, ``setattr``: CPython audits none
+of these writes), so no such object, and no such class, ever reaches the code. What the tests
+may hand over (:meth:`Membrane.to_code`):
 
 - plain data (copied exactly, :func:`to_plain`);
 - classes of the standard library (immutable, see ``_child_os.freeze_types``), as they are;
-- objects made of classes of the standard library only (a ``deque``, a ``Fraction``), deep
-  copied; a function, a bound method or a callable object of the tests inside one is replaced
-  by a callback (below);
-- callables (a ``lambda``, a function, a callable object of the tests): the code gets a
-  *callback*, a function of the runner that calls them; what they return reaches the code by the
-  same rule, and an exception they raise reaches it as a new exception of the nearest class of
-  the standard library, with copied arguments (``class E(ValueError)`` arrives as a
-  ``ValueError``);
-- iterators (a generator): the code gets an iterator of the runner that hands over each item by
-  the same rule.
+- a module (the tests' view): the code gets its own view of that module;
+- objects made of classes of the standard library (a ``deque``, a ``Fraction``), deep copied,
+  and checked: nothing of the original is left in the copy but immutable values (numbers,
+  strings, tuples, ``Decimal``, compiled patterns...); a callable inside one is replaced by a
+  callback (below);
+- callables (a ``lambda``, a function, a bound method, a callable object): the code gets a
+  *callback*, a function of the runner that calls them with what the code passes made plain
+  (:meth:`Membrane.for_tests`), in the tests' decimal context and with the caches emptied;
+  what they return reaches the code by the same rule, and an exception they raise reaches it
+  as a new exception of the nearest class of the standard library, with copied arguments
+  (``class E(ValueError)`` arrives as a ``ValueError``);
+- iterators (a generator): the code gets an iterator of the runner that hands over each item
+  by the same rule.
 
 Anything else (an object of a class of the tests, the class itself, an object that cannot be
 copied) is refused with a French reason: the test fails, and says why.
 
+**Assertions.** A failed ``assert`` of the tests is written down (:attr:`Membrane.failed`): the
+program fails even if the code catches the exception. An ``assert`` interrupted by an exception
+(a comparison refused, a recursion limit reached) inside a function of the tests called by the
+code counts as failed too, as does a ``RecursionError`` or ``MemoryError`` leaving one.
+
 A class is "of the run" (the tests' or the code's) when it can still be changed: every class
-alive before the run was made immutable by the worker, or by :meth:`World.load` for a module
-a job imports. Where that freeze is not possible (not CPython), the classes of the run are
-those whose module is the tests' or the code's.
+alive before the run was made immutable by the worker, or by ``World.load`` for a module a job
+imports. Where that freeze is not possible (not CPython), the classes of the run are those
+whose module is the tests' or the code's.
 """
 
 from __future__ import annotations
 
 import copy
 import gc
+import sys
 import types
 
 from course_utils.sandbox import _child_os
@@ -45,12 +60,19 @@ HANDED = ("des données simples (nombres, chaînes, listes, tuples, dictionnaire
 _flags = type.__dict__["__flags__"].__get__
 _module = type.__dict__["__module__"].__get__
 _mro = type.__dict__["__mro__"].__get__
-_function_module = types.FunctionType.__dict__["__module__"].__get__
+_dict = type.__dict__["__dict__"].__get__
 _args = BaseException.args.__get__
-# Leaves of the walk: their referents lead to namespaces (a function's globals, a module's
+# Leaves of the walks: their referents lead to namespaces (a function's globals, a module's
 # dictionary, a frame's locals), not to what was handed over.
 _OPAQUE = (types.FunctionType, types.ModuleType, types.CodeType, types.FrameType,
            types.CellType, types.GeneratorType, types.CoroutineType, types.AsyncGeneratorType)
+# Values a copy may share with the original: nothing in them can be changed.
+_IMMUTABLE = frozenset({int, float, complex, str, bytes, bool, type(None), type(...),
+                        type(NotImplemented), range, slice, tuple, frozenset})
+# ... and these classes of the standard library, when loaded (module, class name).
+_IMMUTABLE_STDLIB = (("decimal", "Decimal"), ("re", "Pattern"), ("datetime", "date"),
+                     ("datetime", "datetime"), ("datetime", "time"), ("datetime", "timedelta"),
+                     ("datetime", "timezone"))
 
 
 def of_the_run(cls) -> bool:
@@ -70,122 +92,359 @@ def _class_name(cls) -> str:
 
 
 def _refusal(what: str, cls, held: str = "contient un objet de") -> PlainValueError:
-    held = f"{held} la classe {_class_name(cls)}"
     return PlainValueError(
-        f"{what} {held}, définie par les tests : le code la recevrait et pourrait la modifier "
-        f"(une méthode, un attribut) pour fausser le test. Les tests passent au code {HANDED}.")
+        f"{what} {held} la classe {_class_name(cls)}, définie par les tests : le code la "
+        "recevrait et pourrait la modifier (une méthode, un attribut) pour fausser le test. "
+        f"Les tests passent au code {HANDED}.")
 
 
-def to_code(value, what: str):
-    """What the code receives for ``value``, handed over by the tests (see the module)."""
-    try:
-        return to_plain(value, what)
-    except PlainValueError:
-        pass
-    kind = type(value)
-    if issubclass(kind, type):
-        if of_the_run(value):
-            raise _refusal(what, value, "est")
-        return value
-    if callable(value):
-        return callback(value)
-    if hasattr(kind, "__next__"):
-        return _handed_items(value, f"un élément donné par {what}")
-    if of_the_run(kind):
-        raise _refusal(what, kind, "est un objet de")
-    callbacks = _walk(value, what)
-    try:
-        return copy.deepcopy(value, callbacks)
-    except Exception:  # noqa: BLE001 - a generator inside a list, a lock...
-        raise PlainValueError(f"{what} ne peut pas être copié (il contient un objet de type "
-                              f"{type_name(value)} ou un objet que copy ne sait pas copier) : "
-                              f"les tests passent au code {HANDED}.") from None
+def _shared_refusal(what: str, value) -> PlainValueError:
+    return PlainValueError(
+        f"{what} ne peut pas être copié : la copie garderait un objet de type "
+        f"{type_name(value)} des tests, que le code pourrait modifier. Les tests passent au "
+        f"code {HANDED}.")
 
 
-def _walk(value, what: str) -> dict:
-    """Refuse ``value`` if it reaches a class of the run; else the memo for its deep copy,
-    which puts a callback in place of each function of the tests inside it.
+class Hidden:
+    """What the tests see in place of a class or an object of the untrusted code.
 
-    ``gc.get_referents`` calls no Python code (it follows each object's C-level references);
-    it is audited, hence the runner's window (no untrusted code runs in it).
+    A class whose ``__new__`` returns a lying object, or an instance whose methods do, never
+    reaches a comparison, an arithmetic operation or a builtin of the tests.
     """
-    memo: dict = {}
-    seen = set()
-    pending = [value]
-    open_window()
-    try:
-        while pending:
-            obj = pending.pop()
-            if id(obj) in seen:
-                continue
-            seen.add(id(obj))
-            kind = type(obj)
-            if issubclass(kind, type):
-                if of_the_run(obj):
-                    raise _refusal(what, obj, "contient")
-                continue
-            if of_the_run(kind) or kind is types.MethodType:
-                if not callable(obj):
-                    raise _refusal(what, kind)
-                memo[id(obj)] = callback(obj)  # a callable object, a bound method: called
-                continue
-            if kind is types.FunctionType:
-                module = _function_module(obj)
-                if type(module) is str and module == TESTS_MODULE:
-                    memo[id(obj)] = callback(obj)
-                continue
-            if issubclass(kind, _OPAQUE):
-                continue
-            pending.extend(gc.get_referents(obj))
-    finally:
-        close_window()
-    if memo:
-        memo[id(memo)] = [value]  # deepcopy's keep-alive list, made here: ids stay unique
-    return memo
+
+    __slots__ = ("_message",)
+
+    def __init__(self, message: str):
+        object.__setattr__(self, "_message", message)
+
+    def _refuse(self, *args, **kwargs):
+        raise PlainValueError(object.__getattribute__(self, "_message"))
+
+    __call__ = __getattr__ = __setattr__ = __getitem__ = __iter__ = __len__ = __bool__ = _refuse
+    __add__ = __sub__ = __mul__ = __truediv__ = __eq__ = __lt__ = __abs__ = __round__ = _refuse
+    __hash__ = None
 
 
-def callback(function):
-    """A function the code can call in place of a callable of the tests (see the module)."""
-    what = "la valeur renvoyée par une fonction des tests"
-
-    def call_tests(*args, **kwargs):
-        try:
-            result = function(*args, **kwargs)
-        except BaseException as exc:  # noqa: BLE001 - handed over as a copy, raised below
-            replacement = exception_for_code(exc)
-        else:
-            return to_code(result, what)
-        raise replacement  # outside the handler: the tests' exception is not its __context__
-
-    return call_tests
+def hidden(name: str, value) -> Hidden:
+    if issubclass(type(value), type):
+        return Hidden(f"{name} est une classe, pas une fonction : les tests n'appellent que "
+                      "des fonctions dans le bac à sable")
+    return Hidden(f"{name} est un objet de type {type_name(value)} : les tests ne voient que "
+                  "les fonctions et les données simples du code dans le bac à sable")
 
 
-def _handed_items(source, what: str):
-    """The items of the tests' iterator ``source``, each handed over by :func:`to_code`."""
-    while True:
-        try:
-            item = next(source)
-        except StopIteration:
+def forget_caches() -> None:
+    """Empty the caches of the allowed modules that the code fills with keys of its choosing.
+
+    ``re`` (patterns and replacement templates), ``struct`` and ``strptime`` cache what they
+    compile under the arguments given: a key whose class says it equals everything
+    (``class Z(str): __eq__ = lambda *a: True``) would hand the tests a pattern, a template or
+    a format the code chose. Emptied before the tests run, after every call of a code function
+    and before every call of a function of the tests by the code."""
+    modules = sys.modules
+    regex = modules.get("re")
+    if regex is not None:
+        regex._cache.clear()
+        regex._compile_repl.cache_clear()
+    struct_module = modules.get("_struct")
+    if struct_module is not None:
+        struct_module._clearcache()
+    strptime = modules.get("_strptime")
+    if strptime is not None:
+        strptime._regex_cache.clear()
+
+
+class Membrane:
+    """The crossings of one run (built by the worker, copied by each child; see the module).
+
+    ``views``: the code's module views by name, ``test_views`` the tests' (the tests hand a
+    module over: the code gets its own view of it).
+    """
+
+    def __init__(self, views: dict, test_views: dict):
+        self.failed: list[str] = []  # the tests' failed assertions, in French
+        self.asserting: list[int] = []  # lines of the tests' asserts being evaluated
+        self.decimal = None  # the decimal module, once the run separates the contexts
+        self.contexts: dict = {}  # side ("code", "tests") -> its decimal context
+        self.code_views: dict = {}  # id of a tests' view -> the code's view
+        self.test_views: dict = {}  # id of a code's view -> the tests' view
+        self.code_view_ids: set = set()
+        self.test_view_classes: set = set()  # ids of the tests' own view classes
+        self.add_views(views, test_views)
+
+    def add_views(self, views: dict, test_views: dict) -> None:
+        for name, view in test_views.items():
+            code_view = views[name]
+            self.code_views[id(view)] = code_view
+            self.test_views[id(code_view)] = view
+            self.code_view_ids.add(id(code_view))
+            if view is not code_view:
+                self.test_view_classes.add(id(type(view)))
+
+    # --- the decimal contexts -------------------------------------------------------------
+
+    def separate_contexts(self) -> None:
+        """The code keeps the context it has; the tests get a fresh default one. Nothing when
+        ``decimal`` is not loaded. The code cannot change the precision the tests compute
+        with (``decimal.getcontext().prec = 1`` at load time, or inside a call)."""
+        decimal = sys.modules.get("decimal")
+        if decimal is None:
             return
-        except BaseException as exc:  # noqa: BLE001
-            replacement = exception_for_code(exc)
-        else:
-            yield to_code(item, what)
-            continue
-        raise replacement
+        self.decimal = decimal
+        self.contexts["code"] = decimal.getcontext()
+        decimal.setcontext(decimal.Context(  # the defaults, spelled out: DefaultContext is
+            prec=28, rounding=decimal.ROUND_HALF_EVEN, Emin=-999999, Emax=999999, capitals=1,
+            clamp=0, flags=[], traps=[decimal.InvalidOperation, decimal.DivisionByZero,
+                                      decimal.Overflow]))  # mutable
 
+    def _enter(self, side: str, other: str) -> None:
+        decimal = self.decimal
+        if decimal is not None:
+            self.contexts[other] = decimal.getcontext()
+            decimal.setcontext(self.contexts[side])
 
-def exception_for_code(exc: BaseException) -> BaseException:
-    """A new exception for the code in place of ``exc``, raised by the tests' code: of the
-    nearest class of the standard library in its class's MRO, with arguments handed over by
-    :func:`to_code` (their text when they cannot be)."""
-    kind = next(cls for cls in _mro(type(exc)) if not of_the_run(cls))
-    args = _args(exc)
-    try:
-        handed = tuple(to_code(arg, "l'argument d'une exception des tests") for arg in args)
-    except PlainValueError:
-        handed = (f"{type_name(exc)} levée par les tests",)
-    try:
-        return kind(*handed)
-    except Exception:  # noqa: BLE001 - a class whose constructor wants other arguments
-        return RuntimeError(f"{type_name(exc)} levée par les tests")
+    def _leave(self, side: str, other: str) -> None:
+        decimal = self.decimal
+        if decimal is not None:
+            self.contexts[side] = decimal.getcontext()
+            decimal.setcontext(self.contexts[other])
+
+    # --- code to tests --------------------------------------------------------------------
+
+    def for_tests(self, value, name: str):
+        """What the tests get for a value of the code: a function wrapped, plain data copied,
+        a module view replaced by the tests' own (read-only; the tests' ``random`` has its own
+        generator), anything else (classes, objects) hidden behind a French refusal."""
+        view = self.test_views.get(id(value))
+        if view is not None:
+            return view
+        if issubclass(type(value), type):
+            return hidden(name, value)
+        if callable(value):
+            return self.code_function(value, name)
+        try:
+            return to_plain(value, name)
+        except PlainValueError:
+            return hidden(name, value)
+
+    def code_function(self, function, name: str):
+        """Wrap a function of the untrusted code for the tests: it gets what the tests hand
+        over (:meth:`to_code`), runs in the code's own decimal context, and the tests only
+        ever see plain copies of what it returns. A ``StopIteration`` it raises becomes an
+        error: it would otherwise end the test's loop (``all(map(f, ...))``) as if all were
+        done."""
+        to_code, enter, leave = self.to_code, self._enter, self._leave
+
+        def call(*args, **kwargs):
+            args = [to_code(value, name, index) for index, value in enumerate(args, 1)]
+            kwargs = {key: to_code(value, name, key) for key, value in kwargs.items()}
+            enter("code", "tests")
+            try:
+                result = function(*args, **kwargs)
+            except (StopIteration, StopAsyncIteration) as exc:
+                raise RuntimeError(f"{name} a levé {type_name(exc)}, ce qui arrêterait la boucle "
+                                   "du test : c'est compté comme une erreur") from None
+            finally:
+                forget_caches()
+                leave("code", "tests")
+            return to_plain(result, f"la valeur renvoyée par {name}")
+
+        return call
+
+    # --- tests to code --------------------------------------------------------------------
+
+    def to_code(self, value, name: str, where=None):
+        """What the code receives for ``value``, handed over by the tests (see the module).
+
+        ``name`` and ``where`` say what the value is, for a refusal: the argument ``where``
+        (a position or a keyword) of the code's function ``name``, or, without ``where``,
+        ``name`` is the whole description."""
+        try:
+            return to_plain(value, "l'argument")
+        except PlainValueError:
+            pass
+        what = name if where is None else f"l'argument {where} de {name}"
+        kind = type(value)
+        if issubclass(kind, type):
+            if of_the_run(value) or id(value) in self.test_view_classes:
+                raise _refusal(what, value, "est")
+            return value
+        view = self.code_views.get(id(value))
+        if view is not None:
+            return view
+        if callable(value):
+            return self.callback(value)
+        if hasattr(kind, "__next__"):
+            return self._handed_items(value, f"un élément donné par {what}")
+        if of_the_run(kind):
+            raise _refusal(what, kind, "est un objet de")
+        memo, originals = self._walk(value, what)
+        try:
+            copied = copy.deepcopy(value, memo)
+        except Exception:  # noqa: BLE001 - a generator inside a list, a lock...
+            raise PlainValueError(f"{what} ne peut pas être copié (il contient un objet que "
+                                  f"copy ne sait pas copier) : les tests passent au code {HANDED}."
+                                  ) from None
+        self._check_copy(copied, originals, what, self.code_view_ids)
+        return copied
+
+    def _walk(self, value, what: str):
+        """Refuse ``value`` if it reaches a class of the run; else ``(memo, originals)``: the
+        memo for its deep copy, which puts a callback in place of each callable inside it and
+        the code's view in place of a module, and the ids of the objects it reaches.
+
+        ``gc.get_referents`` calls no Python code (it follows each object's C-level references);
+        it is audited, hence the runner's window (no untrusted code runs in it).
+        """
+        memo: dict = {}
+        seen = set()
+        pending = [value]
+        rebuilt: list = []
+        open_window()
+        try:
+            while pending:
+                obj = pending.pop()
+                if id(obj) in seen:
+                    continue
+                seen.add(id(obj))
+                kind = type(obj)
+                if issubclass(kind, type):
+                    if of_the_run(obj) or id(obj) in self.test_view_classes:
+                        raise _refusal(what, obj, "contient")
+                    continue
+                view = self.code_views.get(id(obj))
+                if view is not None:
+                    memo[id(obj)] = view
+                    continue
+                if callable(obj):  # a function, a bound method, a callable object: called
+                    memo[id(obj)] = self.callback(obj)
+                    continue
+                if of_the_run(kind):
+                    raise _refusal(what, kind)
+                if issubclass(kind, _OPAQUE):
+                    continue
+                if _flags(kind) & _child_os._HEAPTYPE and "__deepcopy__" in _dict(kind):
+                    # A class of the standard library whose copies share the object itself
+                    # (Fraction: "my components are immutable", yet its slots can be set):
+                    # a new one, from its reduction.
+                    rebuilt.append(obj)
+                pending.extend(gc.get_referents(obj))
+        finally:
+            close_window()
+        for obj in rebuilt:
+            memo[id(obj)] = copy._reconstruct(obj, None, *obj.__reduce_ex__(4))
+        memo[id(memo)] = [value]  # deepcopy's keep-alive list, made here: ids stay unique
+        return memo, seen
+
+    @staticmethod
+    def _check_copy(copied, originals: set, what: str, views: set) -> None:
+        """Refuse a copy that still holds a changeable object of the original: ``deepcopy``
+        returns some objects as they are (a builtin method's object, an ``re.Match``, what a
+        class's ``__deepcopy__`` chooses to share)."""
+        immutable = set(_IMMUTABLE)
+        for module_name, class_name in _IMMUTABLE_STDLIB:
+            module = sys.modules.get(module_name)
+            cls = getattr(module, class_name, None) if module is not None else None
+            if cls is not None:
+                immutable.add(cls)
+        seen = set()
+        pending = [copied]
+        open_window()
+        try:
+            while pending:
+                obj = pending.pop()
+                if id(obj) in seen:
+                    continue
+                seen.add(id(obj))
+                kind = type(obj)
+                if issubclass(kind, type) or kind is types.FunctionType or id(obj) in views:
+                    continue  # classes checked by the walk; the callbacks; the code's views
+                if id(obj) in originals and kind not in immutable:
+                    raise _shared_refusal(what, obj)
+                if issubclass(kind, _OPAQUE):
+                    continue
+                pending.extend(gc.get_referents(obj))
+        finally:
+            close_window()
+
+    def callback(self, function):
+        """A function the code can call in place of a callable of the tests (see the module)."""
+        what = "la valeur renvoyée par une fonction des tests"
+        for_tests, to_code, asserting = self.for_tests, self.to_code, self.asserting
+        enter, leave, failed = self._enter, self._leave, self.failed
+
+        def call_tests(*args, **kwargs):
+            args = [for_tests(value, "un argument donné par le code") for value in args]
+            kwargs = {key: for_tests(value, "un argument donné par le code")
+                      for key, value in kwargs.items()}
+            forget_caches()  # what the code has cached must not reach the tests' function
+            entry = len(asserting)
+            enter("tests", "code")
+            try:
+                result = function(*args, **kwargs)
+            except BaseException as exc:  # noqa: BLE001 - handed over as a copy, raised below
+                if len(asserting) > entry:
+                    failed.append(f"l'assertion ligne {asserting[entry]} du test n'a pas pu "
+                                  f"finir ({type_name(exc)}) dans une fonction des tests "
+                                  "appelée par le code")
+                elif issubclass(type(exc), (RecursionError, MemoryError)):
+                    failed.append(f"une fonction des tests appelée par le code n'a pas pu "
+                                  f"finir ({type_name(exc)})")
+                replacement = self.exception_for_code(exc)
+            else:
+                replacement = None
+            finally:
+                del asserting[entry:]
+                leave("tests", "code")
+            if replacement is not None:
+                raise replacement  # outside the handler: not the tests' exception's __context__
+            return to_code(result, what)
+
+        return call_tests
+
+    def _handed_items(self, source, what: str):
+        """The items of the tests' iterator ``source``, each handed over by :meth:`to_code`."""
+        to_code = self.to_code
+        while True:
+            try:
+                item = next(source)
+            except StopIteration:
+                return
+            except BaseException as exc:  # noqa: BLE001
+                replacement = self.exception_for_code(exc)
+            else:
+                yield to_code(item, what)
+                continue
+            raise replacement
+
+    def exception_for_code(self, exc: BaseException) -> BaseException:
+        """A new exception for the code in place of ``exc``, raised by the tests' code: of the
+        nearest class of the standard library in its class's MRO, with arguments handed over
+        by :meth:`to_code` (their text when they cannot be)."""
+        kind = next(cls for cls in _mro(type(exc)) if not of_the_run(cls))
+        args = _args(exc)
+        try:
+            handed = tuple(self.to_code(arg, "l'argument d'une exception des tests")
+                           for arg in args)
+        except PlainValueError:
+            handed = (f"{type_name(exc)} levée par les tests",)
+        try:
+            return kind(*handed)
+        except Exception:  # noqa: BLE001 - a class whose constructor wants other arguments
+            return RuntimeError(f"{type_name(exc)} levée par les tests")
+
+    # --- the tests' assertions ------------------------------------------------------------
+
+    def assertion_helpers(self) -> tuple:
+        """``(asserting, asserted)``: the rewritten ``assert`` calls them around its test
+        (see ``_rewrite.TestRewriter.visit_Assert``)."""
+        asserting = self.asserting
+
+        def begin(line):
+            asserting.append(line)
+
+        def end():
+            if asserting:
+                asserting.pop()
+
+        return begin, end
