@@ -609,10 +609,12 @@ def test_enums_flags_and_textwrap_still_work_once_sealed(sandbox):
             "    GREEN = enum.auto()\nclass Perm(enum.Flag):\n    R = 4\n    W = 2\n"
             "def f():\n    p = re.compile('a b', re.I | re.X | re.M)\n"
             "    return [bool(p.match('AB')), (re.I | re.M).value, re.I in (re.I | re.M),\n"
+            "            (~re.I).value & 255, (~(re.I | re.M)).value & 255,\n"
             "            str(re.I | re.S), textwrap.fill('un deux trois quatre', 8),\n"
             "            Color.GREEN.value, (Perm.R | Perm.W).value, [c.name for c in Color]]\n")
     tests = ("import enum\nclass Mode(enum.Enum):\n    A = 'a'\n"
-             "assert f() == [True, 10, True, 're.IGNORECASE|re.DOTALL', 'un deux\\ntrois\\nquatre',"
+             "assert f() == [True, 10, True, 253, 245, 're.IGNORECASE|re.DOTALL',"
+             " 'un deux\\ntrois\\nquatre',"
              " 2, 6, ['RED', 'GREEN']]\nassert Mode('a') is Mode.A\n")
     result = sandbox.run(code, tests)
     assert result.ok, result

@@ -74,14 +74,7 @@ from course_utils.sandbox._plain import (
 from course_utils.sandbox._plain import compare as plain_compare
 from course_utils.sandbox._child_audit import SandboxViolation
 from course_utils.sandbox._policy import CORE_MODULES, TESTS_MODULE, USER_MODULE, preload
-from course_utils.sandbox._rewrite import (
-    ASSERTED_HELPER,
-    ASSERTING_HELPER,
-    COMPARE_HELPER,
-    FAIL_HELPER,
-    TRUTH_HELPER,
-    CodeRefused,
-)
+from course_utils.sandbox._rewrite import COMPARE_HELPER, FAIL_HELPER, TRUTH_HELPER, CodeRefused
 
 MAX_RECORD = 4 * 1024 * 1024
 _SIZE_PREFIX = struct.Struct(">I")  # compiled once: struct's cache is emptied between calls
@@ -343,9 +336,8 @@ def _test_helpers(program_lines: list[str], membrane: Membrane) -> dict:
     def any_(iterable):
         return any(truth(item) for item in iterable)
 
-    begin, end = membrane.assertion_helpers()
     return {COMPARE_HELPER: compare, TRUTH_HELPER: truth, FAIL_HELPER: fail,
-            ASSERTING_HELPER: begin, ASSERTED_HELPER: end, "all": all_, "any": any_}
+            "all": all_, "any": any_}
 
 
 def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, membrane: Membrane) -> None:
@@ -409,7 +401,7 @@ class World:
                            for name, view in views.items()}
         # What crosses between the two sides (see _crossing): the code's functions, what the
         # tests hand over, the decimal contexts, the tests' failed assertions.
-        self.membrane = Membrane(views, self.test_views)
+        self.membrane = Membrane(views, self.test_views, self.program_lines)
         self.test_builtins = make_builtins(self.test_views, self.output, self.tests,
                                            extra=_test_helpers(self.program_lines, self.membrane))
         self.tests["__builtins__"] = self.test_builtins

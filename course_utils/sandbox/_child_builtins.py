@@ -365,6 +365,15 @@ def harden_modules(modules: dict) -> None:
         # the Field objects of its base classes, which it can rename at any time): it runs in
         # a window only once its shape is checked (_generated), whatever the names were.
         dataclasses.exec = _generated_exec
+    regex = modules.get("re") or sys.modules.get("re")
+    if regex is not None and _builtins.hasattr(regex._compile_repl, "cache_info"):
+        # re caches compiled replacement templates under the (template, pattern) given: a
+        # template of the code that says it equals any other would be handed to the tests.
+        # No cache: a template is parsed at each use (microseconds), and forget_caches has
+        # one dictionary less to empty after every call.
+        uncached = regex._compile_repl.__wrapped__
+        uncached.cache_clear = lambda: None  # re.purge() calls it
+        regex._compile_repl = uncached
     seal_shared_state(modules)  # what their classes hold, and their enum members, read-only
 
 

@@ -34,7 +34,8 @@ copied) is refused with a French reason: the test fails, and says why.
 **Assertions.** A failed ``assert`` of the tests is written down (:attr:`Membrane.failed`): the
 program fails even if the code catches the exception. An ``assert`` interrupted by an exception
 (a comparison refused, a recursion limit reached) inside a function of the tests called by the
-code counts as failed too, as does a ``RecursionError`` or ``MemoryError`` leaving one.
+code counts as failed too (the exception's traceback stops on one of its lines), as does a
+``RecursionError`` or ``MemoryError`` leaving one.
 
 A class is "of the run" (the tests' or the code's) when it can still be changed: every class
 alive before the run was made immutable by the worker, or by ``World.load`` for a module a job
@@ -136,16 +137,16 @@ def hidden(name: str, value) -> Hidden:
 def forget_caches() -> None:
     """Empty the caches of the allowed modules that the code fills with keys of its choosing.
 
-    ``re`` (patterns and replacement templates), ``struct`` and ``strptime`` cache what they
-    compile under the arguments given: a key whose class says it equals everything
-    (``class Z(str): __eq__ = lambda *a: True``) would hand the tests a pattern, a template or
-    a format the code chose. Emptied before the tests run, after every call of a code function
-    and before every call of a function of the tests by the code."""
+    ``re``, ``struct`` and ``strptime`` cache what they compile under the arguments given: a
+    key whose class says it equals everything (``class Z(str): __eq__ = lambda *a: True``)
+    would hand the tests a pattern or a format the code chose (re's cache of replacement
+    templates is removed in the worker, see ``harden_modules``). Emptied before the tests run,
+    after every call of a code function and before every call of a function of the tests by
+    the code."""
     modules = sys.modules
     regex = modules.get("re")
-    if regex is not None:
-        regex._cache.clear()
-        regex._compile_repl.cache_clear()
+    if regex is not None and regex._cache:
+        regex._cache.clear()  # (its template cache is gone: see harden_modules)
     struct_module = modules.get("_struct")
     if struct_module is not None:
         struct_module._clearcache()
@@ -161,9 +162,10 @@ class Membrane:
     module over: the code gets its own view of it).
     """
 
-    def __init__(self, views: dict, test_views: dict):
+    def __init__(self, views: dict, test_views: dict, program_lines: list[str]):
         self.failed: list[str] = []  # the tests' failed assertions, in French
-        self.asserting: list[int] = []  # lines of the tests' asserts being evaluated
+        self.program_lines = program_lines  # the assertion program's source (see _assert_line)
+        self.assert_lines: set | None = None  # its lines inside an assert, found when needed
         self.decimal = None  # the decimal module, once the run separates the contexts
         self.contexts: dict = {}  # side ("code", "tests") -> its decimal context
         self.code_views: dict = {}  # id of a tests' view -> the code's view
@@ -199,15 +201,13 @@ class Membrane:
 
     def _enter(self, side: str, other: str) -> None:
         decimal = self.decimal
-        if decimal is not None:
-            self.contexts[other] = decimal.getcontext()
-            decimal.setcontext(self.contexts[side])
+        self.contexts[other] = decimal.getcontext()
+        decimal.setcontext(self.contexts[side])
 
     def _leave(self, side: str, other: str) -> None:
         decimal = self.decimal
-        if decimal is not None:
-            self.contexts[side] = decimal.getcontext()
-            decimal.setcontext(self.contexts[other])
+        self.contexts[side] = decimal.getcontext()
+        decimal.setcontext(self.contexts[other])
 
     # --- code to tests --------------------------------------------------------------------
 
@@ -233,12 +233,20 @@ class Membrane:
         ever see plain copies of what it returns. A ``StopIteration`` it raises becomes an
         error: it would otherwise end the test's loop (``all(map(f, ...))``) as if all were
         done."""
-        to_code, enter, leave = self.to_code, self._enter, self._leave
+        membrane = self
+        # Few distinct objects on the common path (plain arguments, no decimal): in a forked
+        # child, each first touch of an object copies its page.
 
         def call(*args, **kwargs):
-            args = [to_code(value, name, index) for index, value in enumerate(args, 1)]
-            kwargs = {key: to_code(value, name, key) for key, value in kwargs.items()}
-            enter("code", "tests")
+            try:
+                args = [to_plain(value, "l'argument") for value in args]
+            except PlainValueError:
+                args = [membrane.to_code(value, name, index) for index, value in enumerate(args, 1)]
+            if kwargs:
+                kwargs = {key: membrane.to_code(value, name, key) for key, value in kwargs.items()}
+            decimal = membrane.decimal
+            if decimal is not None:
+                membrane._enter("code", "tests")
             try:
                 result = function(*args, **kwargs)
             except (StopIteration, StopAsyncIteration) as exc:
@@ -246,7 +254,8 @@ class Membrane:
                                    "du test : c'est compté comme une erreur") from None
             finally:
                 forget_caches()
-                leave("code", "tests")
+                if decimal is not None:
+                    membrane._leave("code", "tests")
             return to_plain(result, f"la valeur renvoyée par {name}")
 
         return call
@@ -370,35 +379,36 @@ class Membrane:
     def callback(self, function):
         """A function the code can call in place of a callable of the tests (see the module)."""
         what = "la valeur renvoyée par une fonction des tests"
-        for_tests, to_code, asserting = self.for_tests, self.to_code, self.asserting
-        enter, leave, failed = self._enter, self._leave, self.failed
+        membrane, failed = self, self.failed
 
         def call_tests(*args, **kwargs):
-            args = [for_tests(value, "un argument donné par le code") for value in args]
-            kwargs = {key: for_tests(value, "un argument donné par le code")
+            args = [membrane.for_tests(value, "un argument donné par le code") for value in args]
+            kwargs = {key: membrane.for_tests(value, "un argument donné par le code")
                       for key, value in kwargs.items()}
             forget_caches()  # what the code has cached must not reach the tests' function
-            entry = len(asserting)
-            enter("tests", "code")
+            decimal = membrane.decimal
+            if decimal is not None:
+                membrane._enter("tests", "code")
             try:
                 result = function(*args, **kwargs)
             except BaseException as exc:  # noqa: BLE001 - handed over as a copy, raised below
-                if len(asserting) > entry:
-                    failed.append(f"l'assertion ligne {asserting[entry]} du test n'a pas pu "
-                                  f"finir ({type_name(exc)}) dans une fonction des tests "
-                                  "appelée par le code")
+                line = membrane._interrupted_assert(exc)
+                if line is not None:
+                    failed.append(f"l'assertion ligne {line} du test n'a pas pu finir "
+                                  f"({type_name(exc)}) dans une fonction des tests appelée par "
+                                  "le code")
                 elif issubclass(type(exc), (RecursionError, MemoryError)):
                     failed.append(f"une fonction des tests appelée par le code n'a pas pu "
                                   f"finir ({type_name(exc)})")
-                replacement = self.exception_for_code(exc)
+                replacement = membrane.exception_for_code(exc)
             else:
                 replacement = None
             finally:
-                del asserting[entry:]
-                leave("tests", "code")
+                if decimal is not None:
+                    membrane._leave("tests", "code")
             if replacement is not None:
                 raise replacement  # outside the handler: not the tests' exception's __context__
-            return to_code(result, what)
+            return membrane.to_code(result, what)
 
         return call_tests
 
@@ -435,16 +445,41 @@ class Membrane:
 
     # --- the tests' assertions ------------------------------------------------------------
 
-    def assertion_helpers(self) -> tuple:
-        """``(asserting, asserted)``: the rewritten ``assert`` calls them around its test
-        (see ``_rewrite.TestRewriter.visit_Assert``)."""
-        asserting = self.asserting
+    def _interrupted_assert(self, exc: BaseException):
+        """The line of the tests' ``assert`` that ``exc`` interrupted, or None: a frame of the
+        tests in its traceback stopped on a line of an ``assert`` (found from the program's
+        source the first time; no untrusted code runs in the window)."""
+        lines = self.assert_lines
+        if lines is None:
+            lines = self.assert_lines = _assert_lines("\n".join(self.program_lines))
+        if not lines:
+            return None
+        tb = BaseException.__traceback__.__get__(exc)
+        found = None
+        open_window()  # the runner's own traceback objects: exact types
+        try:
+            while type(tb) is types.TracebackType:
+                frame = tb.tb_frame
+                if frame.f_code.co_filename == "<tests>" and tb.tb_lineno in lines:
+                    found = tb.tb_lineno
+                tb = tb.tb_next
+        finally:
+            close_window()
+        return found
 
-        def begin(line):
-            asserting.append(line)
 
-        def end():
-            if asserting:
-                asserting.pop()
+def _assert_lines(source: str) -> set:
+    """The lines of the ``assert`` statements of ``source`` (the tests', already checked)."""
+    import ast
 
-        return begin, end
+    if not source:
+        return set()
+    open_window()  # ast.parse compiles: trusted text, no untrusted code runs
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    finally:
+        close_window()
+    return {line for node in ast.walk(tree) if type(node) is ast.Assert
+            for line in range(node.lineno, (node.end_lineno or node.lineno) + 1)}

@@ -25,8 +25,6 @@ FORMAT_HELPER = "__sandbox_format__"
 COMPARE_HELPER = "__sandbox_compare__"
 TRUTH_HELPER = "__sandbox_truth__"
 FAIL_HELPER = "__sandbox_fail__"
-ASSERTING_HELPER = "__sandbox_asserting__"
-ASSERTED_HELPER = "__sandbox_asserted__"
 
 
 class CodeRefused(PermissionError):
@@ -176,17 +174,9 @@ class TestRewriter(FormatRewriter):
         self.generic_visit(node)
         pos = _pos(node)
         message = node.msg if node.msg is not None else ast.Constant(None, **pos)
-        line = ast.Constant(node.lineno, **pos)
-        fail = _call(FAIL_HELPER, [line, message], node)
+        fail = _call(FAIL_HELPER, [ast.Constant(node.lineno, **pos), message], node)
         check = ast.UnaryOp(ast.Not(), self._truth(node.test), **pos)
-        # Between the two calls, the assert is being evaluated: if an exception interrupts it
-        # inside a function of the tests called by the code, the assertion counts as failed
-        # (see _crossing.Membrane.callback). `if True:` holds the three statements as one;
-        # the compiler removes it.
-        body = [ast.Expr(_call(ASSERTING_HELPER, [line], node), **pos),
-                ast.If(check, [ast.Expr(fail, **pos)], [], **pos),
-                ast.Expr(_call(ASSERTED_HELPER, [], node), **pos)]
-        return ast.If(ast.Constant(True, **pos), body, [], **pos)
+        return ast.If(check, [ast.Expr(fail, **pos)], [], **pos)
 
 
 def compile_checked(tree: ast.AST, filename: str, mode: str, *, tests: bool, uses_format: bool):

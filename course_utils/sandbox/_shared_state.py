@@ -16,9 +16,9 @@ a child for a module its job imports, before the classes are frozen), closes bot
   read-only equivalent (a ``mappingproxy`` over a copy, a tuple, a ``frozenset``, ``bytes``), at
   any depth inside it;
 - the members of the allowed modules' enums refuse attribute writes (their class gets a
-  ``__setattr__`` and ``__delattr__`` that refuse). A ``Flag`` creates members for combined
-  values on demand and stores them in its value map: every combination of its flags is created
-  first (``re.I | re.M`` then finds its member), then the map is sealed like the rest.
+  ``__setattr__`` and ``__delattr__`` that refuse), and an enum's map from values to members
+  cannot change (:class:`_SealedValueMap`): a ``Flag`` makes the member of a combined value
+  (``re.I | re.M``) again at each use instead of storing it where both sides would find it.
 
 Only the classes the modules export (and the classes nested in them, and the classes of the
 enum members they export) are concerned: the code reaches nothing else of a module.
@@ -28,9 +28,6 @@ from __future__ import annotations
 
 import enum
 import types
-
-_MAX_FLAG_BITS = 12  # a Flag with more distinct bits is not completed in advance (none is)
-
 
 def _read_only(value, depth: int = 0):
     """``value`` with every ``dict``/``list``/``set``/``bytearray`` in it made read-only."""
@@ -56,22 +53,57 @@ def _changeable(value) -> bool:
     return kind is tuple and any(_changeable(item) for item in value)
 
 
-def _refuse_write(self, name, value=None):
-    raise AttributeError(f"membre d'énumération en lecture seule dans le bac à sable : {name}")
+class _SealedValueMap(dict):
+    """An enum's map from values to members that never changes.
+
+    ``Flag`` stores each member it makes for a combined value (``re.I | re.M``) in this map,
+    and would hand the same object to the code and the tests: here it is made again at each
+    use (``setdefault`` and item assignment store nothing), and nothing else can write."""
+
+    __slots__ = ()
+
+    def setdefault(self, key, default=None):
+        return self[key] if key in self else default
+
+    def __setitem__(self, key, value):
+        pass  # Flag's own write for a negative value: not kept either
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("table d'énumération en lecture seule dans le bac à sable")
+
+    __delitem__ = __ior__ = clear = pop = popitem = update = _refuse
 
 
-def _complete_flag(cls) -> None:
-    """Create every member of a Flag for the combinations of its flags (see the module)."""
-    mask = getattr(cls, "_flag_mask_", 0)
-    if type(mask) is not int or mask <= 0 or mask.bit_count() > _MAX_FLAG_BITS:
-        return
-    bits = [1 << index for index in range(mask.bit_length()) if mask >> index & 1]
-    for combination in range(1 << len(bits)):
-        value = sum(bit for index, bit in enumerate(bits) if combination >> index & 1)
-        try:
-            cls(value)
-        except (ValueError, TypeError):
-            pass
+def _member_guard(registered: frozenset):
+    """``__setattr__``/``__delattr__`` refusing writes on the members in ``registered`` (ids);
+    a member ``Flag`` makes for a combined value is its caller's alone, written as it is made."""
+    def guard(self, name, *value):
+        if id(self) in registered:
+            raise AttributeError(
+                f"membre d'énumération en lecture seule dans le bac à sable : {name}")
+        if value:
+            object.__setattr__(self, name, value[0])
+        else:
+            object.__delattr__(self, name)
+
+    return guard
+
+
+def _cache_inversions(cls) -> None:
+    """``~member`` for every member of a Flag: ``Flag.__invert__`` caches the result on the
+    member (``_inverted_``), a write the sealed member would refuse."""
+    done: set = set()
+    while True:
+        pending = [m for m in (*cls._member_map_.values(), *cls._value2member_map_.values())
+                   if id(m) not in done]
+        if not pending:
+            return
+        for member in pending:
+            done.add(id(member))
+            try:
+                ~member
+            except (ValueError, TypeError):
+                pass
 
 
 def _classes(modules: dict) -> list:
@@ -105,16 +137,21 @@ def seal_shared_state(modules: dict) -> int:
         flags = cls.__flags__
         if not flags & _HEAPTYPE or flags & _IMMUTABLETYPE:
             continue
-        if isinstance(cls, enum.EnumMeta) and cls._member_names_:
+        is_enum = isinstance(cls, enum.EnumMeta) and bool(cls._member_names_)
+        if is_enum and "__setattr__" not in vars(cls):
             if issubclass(cls, enum.Flag):
-                _complete_flag(cls)
-            if "__setattr__" not in vars(cls):
-                type.__setattr__(cls, "__setattr__", _refuse_write)
-                type.__setattr__(cls, "__delattr__", _refuse_write)
+                _cache_inversions(cls)
+            members = [*cls._member_map_.values(), *cls._value2member_map_.values()]
+            guard = _member_guard(frozenset(map(id, members)))
+            type.__setattr__(cls, "__setattr__", guard)
+            type.__setattr__(cls, "__delattr__", guard)
         for attr, value in list(vars(cls).items()):
             if attr.startswith("__") and attr.endswith("__"):
                 continue
-            if _changeable(value):
+            if is_enum and attr == "_value2member_map_" and type(value) is dict:
+                type.__setattr__(cls, attr, _SealedValueMap(value))
+                replaced += 1
+            elif _changeable(value):
                 type.__setattr__(cls, attr, _read_only(value))
                 replaced += 1
     return replaced
