@@ -226,3 +226,27 @@ def test_a_kernel_that_refuses_the_filter_degrades_with_a_reason():
     assert refused.program is None and "le noyau refuse les filtres seccomp" in refused.describe()
     working = _child_os.probe(_child_os.prepare())
     assert working.program is not None and "filtre seccomp" in working.describe()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the C library's fork: Linux")
+def test_the_worker_forks_without_cpythons_after_fork_work_only_when_nothing_needs_it():
+    # A single-threaded process without fork hooks gets the C library's fork (a working one:
+    # the child runs Python and exits with its own status); a process that imported
+    # threading, or random with its reseed hook, keeps os.fork.
+    script = (
+        "import os, sys\n"
+        "from course_utils.sandbox import _child_os\n"
+        "fork = _child_os.fork_function(random_hooked=False)\n"
+        "assert fork is not os.fork\n"
+        "assert _child_os.fork_function(random_hooked=True) is os.fork\n"
+        "pid = fork()\n"
+        "if pid == 0:\n"
+        "    os._exit(sum(range(8)) - 21)\n"
+        "_, status = os.waitpid(pid, 0)\n"
+        "assert os.waitstatus_to_exitcode(status) == 7, status\n"
+        "import threading\n"
+        "assert _child_os.fork_function(random_hooked=False) is os.fork\n"
+        "print('ok')\n")
+    done = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.stdout.strip() == "ok", done.stderr
