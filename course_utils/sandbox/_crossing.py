@@ -87,6 +87,29 @@ def of_the_run(cls) -> bool:
     return type(module) is not str or module in (TESTS_MODULE, USER_MODULE)
 
 
+def _reach(root, visit) -> set:
+    """Call ``visit`` once on every object reachable from ``root`` through the objects for
+    which it returned True; return the ids seen.
+
+    ``gc.get_referents`` calls no Python code (it follows each object's C-level references);
+    it is audited, hence the runner's window (no untrusted code runs in it).
+    """
+    seen: set = set()
+    pending = [root]
+    open_window()
+    try:
+        while pending:
+            obj = pending.pop()
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            if visit(obj):
+                pending.extend(gc.get_referents(obj))
+    finally:
+        close_window()
+    return seen
+
+
 def _class_name(cls) -> str:
     name = type.__dict__["__name__"].__get__(cls)
     return name if type(name) is str else "?"
@@ -300,46 +323,33 @@ class Membrane:
     def _walk(self, value, what: str):
         """Refuse ``value`` if it reaches a class of the run; else ``(memo, originals)``: the
         memo for its deep copy, which puts a callback in place of each callable inside it and
-        the code's view in place of a module, and the ids of the objects it reaches.
-
-        ``gc.get_referents`` calls no Python code (it follows each object's C-level references);
-        it is audited, hence the runner's window (no untrusted code runs in it).
-        """
+        the code's view in place of a module, and the ids of the objects it reaches."""
         memo: dict = {}
-        seen = set()
-        pending = [value]
         rebuilt: list = []
-        open_window()
-        try:
-            while pending:
-                obj = pending.pop()
-                if id(obj) in seen:
-                    continue
-                seen.add(id(obj))
-                kind = type(obj)
-                if issubclass(kind, type):
-                    if of_the_run(obj) or id(obj) in self.test_view_classes:
-                        raise _refusal(what, obj, "contient")
-                    continue
-                view = self.code_views.get(id(obj))
-                if view is not None:
-                    memo[id(obj)] = view
-                    continue
-                if callable(obj):  # a function, a bound method, a callable object: called
-                    memo[id(obj)] = self.callback(obj)
-                    continue
-                if of_the_run(kind):
-                    raise _refusal(what, kind)
-                if issubclass(kind, _OPAQUE):
-                    continue
-                if _flags(kind) & _child_os._HEAPTYPE and "__deepcopy__" in _dict(kind):
-                    # A class of the standard library whose copies share the object itself
-                    # (Fraction: "my components are immutable", yet its slots can be set):
-                    # a new one, from its reduction.
-                    rebuilt.append(obj)
-                pending.extend(gc.get_referents(obj))
-        finally:
-            close_window()
+
+        def visit(obj) -> bool:
+            kind = type(obj)
+            if issubclass(kind, type):
+                if of_the_run(obj) or id(obj) in self.test_view_classes:
+                    raise _refusal(what, obj, "contient")
+                return False
+            view = self.code_views.get(id(obj))
+            if view is not None:
+                memo[id(obj)] = view
+                return False
+            if callable(obj):  # a function, a bound method, a callable object: called
+                memo[id(obj)] = self.callback(obj)
+                return False
+            if of_the_run(kind):
+                raise _refusal(what, kind)
+            if _flags(kind) & _child_os._HEAPTYPE and "__deepcopy__" in _dict(kind):
+                # A class of the standard library whose copies share the object itself
+                # (Fraction: "my components are immutable", yet its slots can be set): a new
+                # one, from its reduction.
+                rebuilt.append(obj)
+            return not issubclass(kind, _OPAQUE)
+
+        seen = _reach(value, visit)
         for obj in rebuilt:
             memo[id(obj)] = copy._reconstruct(obj, None, *obj.__reduce_ex__(4))
         memo[id(memo)] = [value]  # deepcopy's keep-alive list, made here: ids stay unique
@@ -356,25 +366,16 @@ class Membrane:
             cls = getattr(module, class_name, None) if module is not None else None
             if cls is not None:
                 immutable.add(cls)
-        seen = set()
-        pending = [copied]
-        open_window()
-        try:
-            while pending:
-                obj = pending.pop()
-                if id(obj) in seen:
-                    continue
-                seen.add(id(obj))
-                kind = type(obj)
-                if issubclass(kind, type) or kind is types.FunctionType or id(obj) in views:
-                    continue  # classes checked by the walk; the callbacks; the code's views
-                if id(obj) in originals and kind not in immutable:
-                    raise _shared_refusal(what, obj)
-                if issubclass(kind, _OPAQUE):
-                    continue
-                pending.extend(gc.get_referents(obj))
-        finally:
-            close_window()
+
+        def visit(obj) -> bool:
+            kind = type(obj)
+            if issubclass(kind, type) or kind is types.FunctionType or id(obj) in views:
+                return False  # classes checked by the walk; the callbacks; the code's views
+            if id(obj) in originals and kind not in immutable:
+                raise _shared_refusal(what, obj)
+            return not issubclass(kind, _OPAQUE)
+
+        _reach(copied, visit)
 
     def callback(self, function):
         """A function the code can call in place of a callable of the tests (see the module)."""
