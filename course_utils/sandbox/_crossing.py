@@ -187,7 +187,7 @@ class Membrane:
 
     def __init__(self, views: dict, test_views: dict, program_lines: list[str]):
         self.failed: list[str] = []  # the tests' failed assertions, in French
-        self.program_lines = program_lines  # the assertion program's source (see _assert_line)
+        self.program_lines = program_lines  # the assertion program's source (see _interrupted_assert)
         self.assert_lines: set | None = None  # its lines inside an assert, found when needed
         self.decimal = None  # the decimal module, once the run separates the contexts
         self.contexts: dict = {}  # side ("code", "tests") -> its decimal context
