@@ -49,6 +49,21 @@ INJECT = repr("a=exec(" + repr(_FORGER) + "),*")
 CALL = repr("'k', exec(" + repr(_FORGER) + ")")
 
 
+# A replacement the tests compute with re.I | re.M, and wrong code for it.
+_T_CHIEN = ("import re\ndef check(candidate):\n    t = 'Chat chat CHAT'\n"
+            "    assert candidate(t) == re.sub('chat', 'chien', t, flags=re.I | re.M)\n"
+            "check(remplacer)\n")
+_W_CHIEN = "def remplacer(t):\n    return t.replace('chat', 'chien')\n"
+# A subclass of a stdlib ABC whose hook says every class is one.
+_EVIL_HOOK = ("import numbers\nclass Evil(numbers.Integral):\n    @classmethod\n"
+              "    def __subclasshook__(cls, C):\n        return True\n")
+# A key for re's cache that says it equals any flags, and tests it would fool.
+_Z_KEY = ("import re\nclass Z(int):\n    def __hash__(self):\n        return 0\n"
+          "    def __eq__(self, other):\n        return True\n")
+_T_LOWER = ("import re\ndef check(candidate):\n    word = candidate(1)\n"
+            "    assert re.fullmatch('[a-z]+', word) is not None\ncheck(f)\n")
+
+
 def _base_field(tamper: str, frozen: bool = False, extra: str = "", parent: str = "B",
                 after: str = "") -> str:
     """A dataclass B whose field ``k`` is left out of ``__init__``, ``__repr__`` and ``__eq__``
@@ -482,6 +497,73 @@ CLASSES = {
          "    assert re.RegexFlag(2) is re.RegexFlag.ASCII and candidate(1) == 'abc'\n"
          "check(f)\n"),
     ],
+    # Writes past the seals of the shared state: dict's own methods called unbound on an
+    # enum's value map, copy's state restore applied to an object that already existed (a
+    # regex flag, an alias of typing), and the real DefaultContext the C decimal module
+    # makes every new context from.
+    "shared_state_writes": [
+        ("value_map_dict_setitem", "import re\ndict.__setitem__(re.RegexFlag._value2member_map_,"
+         " re.I.value | re.M.value, re.NOFLAG)\n" + _W_CHIEN, _T_CHIEN),
+        ("value_map_dict_update", "import re\ndict.update(re.RegexFlag._value2member_map_,"
+         " {re.I.value | re.M.value: re.NOFLAG})\n" + _W_CHIEN, _T_CHIEN),
+        ("copy_state_on_a_flag", "import re, copy\ndef pick():\n    return re.ASCII\nclass T:\n"
+         "    def __reduce__(self):\n        return (pick, (), {'_value_': re.IGNORECASE.value})\n"
+         "copy.copy(T())\ndef identifiant(s):\n    return 'Eté'\n",
+         "import re\ndef check(candidate):\n"
+         "    assert re.fullmatch(r'[a-z_]\\w*', candidate('ete'), re.ASCII) is not None\n"
+         "check(identifiant)\n"),
+        ("copy_state_on_a_typing_alias", "import typing, copy\ndef pick():\n    return typing.List\n"
+         "class T:\n    def __reduce__(self):\n        return (pick, (), {'__origin__': tuple})\n"
+         "copy.copy(T())\ndef f(n):\n    return tuple(range(n))\n",
+         "import typing\nassert isinstance(f(3), typing.List)\n"),
+        ("decimal_default_context", "import decimal\ndecimal.DefaultContext.prec = 2\n"
+         "def f(x):\n    return '0.33'\n",
+         "import decimal\nassert f(1) == str(decimal.Context().divide(decimal.Decimal(1), "
+         "decimal.Decimal(3)))\n"),
+    ],
+    # The stdlib ABCs are shared: a subclass of the code's makes them answer anything (a hook
+    # that says yes, float registered on its own ABC, a metaclass), or their registry is
+    # cleared. The tests' isinstance and issubclass answer for plain data as before the code.
+    "abc_state": [
+        ("subclass_hook", _EVIL_HOOK + "def f():\n    return 2.5\n",
+         "import numbers\nassert isinstance(f(), numbers.Integral)\n"),
+        ("subclass_hook_in_an_expression", _EVIL_HOOK + "def f():\n    return 2.5\n",
+         ["isinstance(f(), numbers.Integral)"]),
+        ("registry_cleared", "import numbers\nnumbers.Integral._abc_registry_clear()\n"
+         "numbers.Integral._abc_caches_clear()\ndef moyenne(xs):\n    return sum(xs) // len(xs)\n",
+         "import numbers\nassert not isinstance(moyenne([1, 2, 3]), numbers.Integral)\n"),
+        ("float_registered_on_a_subclass", "import numbers\nclass Evil(numbers.Integral):\n"
+         "    pass\nEvil.register(float)\ndef f():\n    return 2.5\n",
+         "import numbers\nassert isinstance(f(), numbers.Integral)\n"),
+        ("metaclass_subclasscheck", "import abc, numbers\nclass Meta(abc.ABCMeta):\n"
+         "    def __subclasscheck__(cls, other):\n        return True\n"
+         "class Evil(numbers.Integral, metaclass=Meta):\n    pass\ndef f():\n    return 2.5\n",
+         "import numbers\nassert issubclass(type(f()), numbers.Integral)\n"),
+    ],
+    # A finaliser of the code runs while the code is current: an object the code returns, or
+    # keeps in an argument, dies before the caches are emptied and the decimal context
+    # switched back, and the cyclic collector is off while the tests run.
+    "finalisers": [
+        ("returned_object_poisons_re", _Z_KEY + "class L(str):\n    def __del__(self):\n"
+         "        re.compile('[a-z]+', Z(re.IGNORECASE))\ndef f(x):\n    return L('HELLO')\n",
+         _T_LOWER),
+        ("returned_object_in_an_expression", _Z_KEY + "class L(str):\n    def __del__(self):\n"
+         "        re.compile('[a-z]+', Z(re.IGNORECASE))\ndef f(x):\n    return L('HELLO')\n",
+         ["bool(re.fullmatch('[a-z]+', f(1)))"]),
+        ("returned_float_sets_precision", "import decimal\nclass F(float):\n"
+         "    def __del__(self):\n        decimal.getcontext().prec = 1\n"
+         "def f(x):\n    return F(0.3)\n",
+         "import decimal\nassert f(1) == float(decimal.Decimal(1) / decimal.Decimal(3))\n"),
+        ("object_kept_in_an_argument", _Z_KEY + "class K:\n    def __del__(self):\n"
+         "        re.compile('[a-z]+', Z(re.IGNORECASE))\ndef f(box):\n    box.append(K())\n"
+         "    return 'HELLO'\n",
+         "import re\nassert re.fullmatch('[a-z]+', f([])) is not None\n"),
+        ("cycle_collected_during_the_tests", _Z_KEY + "class K:\n    def __del__(self):\n"
+         "        re.compile('[a-z]+', Z(re.IGNORECASE))\ndef f(x):\n    k = K()\n    k.me = k\n"
+         "    return 'HELLO'\n",
+         "import re\nw = f(1)\njunk = [[] for _ in range(20000)]\n"
+         "assert re.fullmatch('[a-z]+', w) is not None\n"),
+    ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
     # or while the subclass is being processed), objects posing as Fields, str subclasses. The
@@ -627,6 +709,66 @@ def test_a_callback_gets_the_codes_functions_wrapped_and_its_objects_hidden(sand
              "        return str(e)[:24]\nassert give(use) == [49, \"un argument donné par le\"]\n")
     result = sandbox.run(code, tests)
     assert result.ok, result
+
+
+# The code recurses to the limit, then calls the tests' function a few frames below it: the
+# tests' assert is cut short by a RecursionError the code catches. The program passes only if
+# the tests' function was entered and its assert cut short unnoticed: whatever the depth
+# left, it fails (the exception is judged back at the tests' depth).
+_EDGE = ("def _bord(action):\n    niveau = [0]\n    def g():\n        try:\n            g()\n"
+         "        except RecursionError:\n            niveau[0] += 1\n"
+         "            if niveau[0] < K:\n                raise\n            try:\n"
+         "                action()\n            except BaseException:\n                pass\n"
+         "    g()\n")
+_EDGE_CALLBACK = (_EDGE + "def appliquer(f, xs):\n    _bord(lambda: f(99))\n    return [2, 4, 6]\n",
+                  "entrees = []\ndef double(x):\n    entrees.append(x)\n    assert x in (1, 2, 3)\n"
+                  "    return 2 * x\nassert appliquer(double, [1, 2, 3]) == [2, 4, 6]\n"
+                  "assert entrees == [99]\n")  # entered (else nothing of the tests ran)
+_EDGE_GENERATOR = (_EDGE + "def premiers2(it):\n    a = next(it)\n    b = next(it)\n"
+                   "    _bord(lambda: next(it))\n    return [a, b]\n",
+                   "lus = []\ndef flux():\n    for x in [1, 2, 3, 4]:\n        lus.append(x)\n"
+                   "        assert len(lus) <= 2\n        yield x\n"
+                   "assert premiers2(flux()) == [1, 2]\nassert lus == [1, 2, 3]\n")
+
+
+@pytest.mark.parametrize("code, tests", [_EDGE_CALLBACK, _EDGE_GENERATOR],
+                         ids=["callback", "generator"])
+def test_an_assert_cut_short_at_the_stack_edge_fails_the_program(sandbox, code, tests):
+    for depth in range(1, 16):
+        result = sandbox.run(f"K = {depth}\n" + code, tests, timeout=5)
+        assert not result.ok and result.passed == 0, (depth, result)
+
+
+def test_finalisers_copies_and_abcs_of_the_code_still_work(sandbox):
+    # What the fixes constrain has an ordinary use: copying one's own objects, one's own
+    # ABCs and registrations, a finaliser, an exception of one's own caught by the tests as
+    # its standard base with its arguments, the line of an error in the report.
+    cases = [
+        ("import copy\nclass P:\n    def __init__(self):\n        self.v = [1]\n"
+         "def f():\n    p = P()\n    q = copy.copy(p)\n    r = copy.deepcopy(p)\n"
+         "    r.v.append(2)\n    return [q.v, r.v]\n", ["f() == [[1], [1, 2]]"]),
+        ("import numbers, abc\nclass Shape(abc.ABC):\n    @abc.abstractmethod\n"
+         "    def area(self): ...\nclass Sq(Shape):\n    def area(self):\n        return 4\n"
+         "class Marker(abc.ABC):\n    pass\nMarker.register(Sq)\ndef f():\n"
+         "    return [isinstance(Sq(), Shape), isinstance(Sq(), Marker),"
+         " isinstance(3, numbers.Integral), isinstance(2.5, numbers.Real)]\n",
+         ["f() == [True, True, True, True]"]),
+        ("log = []\nclass R:\n    def __del__(self):\n        log.append(1)\n"
+         "def f():\n    R()\n    return len(log)\n", ["f() == 1"]),
+        ("class MonErreur(ValueError):\n    pass\ndef f(x):\n    if x < 0:\n"
+         "        raise MonErreur('négatif', x)\n    return x\n",
+         "try:\n    f(-1)\n    assert False\nexcept ValueError as e:\n"
+         "    assert e.args == ('négatif', -1)\nassert f(2) == 2\n"),
+        ("def f():\n    return 3\n",
+         "import numbers, collections.abc\n"
+         "assert isinstance(f(), numbers.Integral) and not isinstance(f(), collections.abc.Sequence)\n"
+         "assert isinstance([1], (collections.abc.Sequence, int)) and issubclass(bool, numbers.Number)\n"),
+    ]
+    for code, tests in cases:
+        result = sandbox.run(code, tests)
+        assert result.ok, (code, result)
+    error = sandbox.run("def f(x):\n    return 1 / x\n", "assert f(0) == 1\n")
+    assert error.failures[0].reason == "ZeroDivisionError : division by zero (ligne 2 de votre code)"
 
 
 def test_an_object_of_the_tests_is_refused_with_a_reason(sandbox):

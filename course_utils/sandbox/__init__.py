@@ -69,8 +69,10 @@ What each layer stops, and what it does not
    Comparisons happen on *plain data* (numbers, strings, lists, tuples, dicts, sets, None,
    booleans), checked by exact type (a metaclass that claims to equal ``int`` fools nothing)
    and copied without calling the objects' methods. For expression tests the child only
-   evaluates the calls (``fizzbuzz(5)``) and sends their plain values; the expected values
-   never reach the child, and the caller compares (rebuilding sets and dicts only when their
+   evaluates the calls (``fizzbuzz(5)``) and sends their plain values; an expected value
+   written as a literal (``== 'FizzBuzz'``) never reaches the child, and the caller compares
+   (one that is computed, ``== float(Decimal(1) / Decimal(3))``, is evaluated in the child,
+   beside the code, like an assertion program) (rebuilding sets and dicts only when their
    hashes do not collide en masse). Assertion programs run in the child, rewritten so that
    ``==``, ``assert``, ``if``, ``not``... work on plain copies; an ``assert`` that fails, or
    that an exception interrupts inside a function of the tests called by the code, fails the
@@ -86,8 +88,13 @@ What each layer stops, and what it does not
    object of a class the tests define, or the class itself, is refused with a reason: the code
    would get the class, and could patch it (CPython audits no write to a class) or mutate what
    it holds. What the allowed modules' classes hold (``TextWrapper``'s translation table, an
-   enum's maps) and their enum members are read-only (``_shared_state``), and their caches are
-   emptied between the two sides.
+   enum's maps) and their enum members are read-only (``_shared_state``), ``copy`` writes a
+   reduction's state only into an object it has just made, the code's ``DefaultContext`` is a
+   copy, and the caches are emptied between the two sides. The stdlib ABCs are shared (a
+   subclass of the code can make ``numbers.Integral`` answer anything): the tests'
+   ``isinstance``/``issubclass`` answer for plain data as the ABCs did before the code ran.
+   The code's finalisers run only while the code is current (its objects die before each of
+   its calls returns, and the cyclic collector is off while the tests run).
 6. **No wedge**: every read from the worker and every write to it has a deadline; a worker that
    misses one (stopped, wedged) is killed, the call returns a French error, and the next run
    starts another; a stopped child is killed by the run's timeout.
@@ -97,9 +104,9 @@ Per operating system
 * **Linux** (the course's reference): all six layers. After a complete Python-level escape the
   code still cannot touch the system (layer 4); it could only lie *about its own run*: claim
   that an assertion program passed (it shares the process with that program), or crash. It
-  cannot forge the result of an expression test: the expected values are in no process it can
-  read. Without libseccomp (``libseccomp2``) the filter is absent, which ``os_boundary`` says;
-  the privilege drop and ``no_new_privs`` remain.
+  cannot forge the result of an expression test whose expected values are literals: they are
+  in no process it can read. Without libseccomp (``libseccomp2``) the filter is absent, which
+  ``os_boundary`` says; the privilege drop and ``no_new_privs`` remain.
 * **macOS**: layers 1-3, 5, 6 and the resource limits (no ``RLIMIT_AS`` in practice); the
   privilege drop when run as root; **no seccomp**: a Python-level escape reaches your files and
   the network with your rights.

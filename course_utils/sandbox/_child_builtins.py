@@ -305,6 +305,25 @@ def _guarded_abc_register(real):
     return _abc_register
 
 
+def _fresh_only(make):
+    """``make``, refusing to hand back an object that existed before the call.
+
+    ``copy._reconstruct`` writes a reduction's state into whatever its callable returns
+    (``__dict__.update``, ``__setstate__``, items appended): a callable returning a shared
+    object (an enum member, an alias of ``typing``) would let a reduction of the code rewrite
+    it, past every ``__setattr__``. An object just made is referenced by this frame alone."""
+    getrefcount = sys.getrefcount
+
+    def made(*args):
+        obj = make(*args)
+        if getrefcount(obj) > 2:  # this frame's name, and getrefcount's own argument
+            raise TypeError("copie refusée dans le bac à sable : elle modifierait un objet qui "
+                            "existait déjà")
+        return obj
+
+    return made
+
+
 def _guarded_reconstruct(real):
     """``copy._reconstruct`` that refuses what a reduction would read or write by name.
 
@@ -312,7 +331,8 @@ def _guarded_reconstruct(real):
     return the real ``getattr``: a bound method reduces to ``getattr(self, its function's
     __name__)``, a name the code chooses (``f.__name__ = "__globals__"``). The slot state of a
     reduction is written back with ``setattr`` under names it chooses too. Both are checked
-    like the code's own attribute accesses.
+    like the code's own attribute accesses. And state is written only into an object the
+    reduction's callable has just made (:func:`_fresh_only`).
     """
     def _reconstruct(x, memo, func, args, state=None, listiter=None, dictiter=None, **kwargs):
         if func is _builtins.getattr:
@@ -326,6 +346,8 @@ def _guarded_reconstruct(real):
                                              for key in slots):
                 raise TypeError("copie refusée dans le bac à sable : elle écrirait un attribut "
                                 "interdit")
+        if strict_mode() and (state is not None or listiter is not None or dictiter is not None):
+            func = _fresh_only(func)
         return real(x, memo, func, args, state, listiter, dictiter, **kwargs)
 
     _reconstruct.__wrapped_by_sandbox__ = real
@@ -384,6 +406,12 @@ def _special_exports(name: str, module) -> dict:
     if name == "dataclasses":
         dataclass, make_dataclass = _dataclass_wrappers(module)
         return {"dataclass": dataclass, "make_dataclass": make_dataclass}
+    if name == "decimal":
+        # The C module makes every new Context from the real DefaultContext: the code gets a
+        # copy, so that it cannot change the defaults of the tests' contexts.
+        import copy as _copy
+
+        return {"DefaultContext": _copy.deepcopy(module.DefaultContext)}
     if name == "collections":
         namedtuple = module.namedtuple
         if not _builtins.hasattr(namedtuple, "__wrapped_by_sandbox__"):

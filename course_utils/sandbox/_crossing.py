@@ -37,6 +37,12 @@ program fails even if the code catches the exception. An ``assert`` interrupted 
 code counts as failed too (the exception's traceback stops on one of its lines), as does a
 ``RecursionError`` or ``MemoryError`` leaving one.
 
+**Finalisers.** A ``__del__`` of the code runs only while the code is current: what a code
+function returned, kept in its arguments or raised dies before the wrapper hands back to the
+tests, and the cyclic collector runs only during the code's calls (never while the tests or a
+function of theirs run). Otherwise it could run later, with the caches emptied and the tests'
+decimal context current, and change what the tests compute next.
+
 A class is "of the run" (the tests' or the code's) when it can still be changed: every class
 alive before the run was made immutable by the worker, or by ``World.load`` for a module a job
 imports. Where that freeze is not possible (not CPython), the classes of the run are those
@@ -63,6 +69,9 @@ _module = type.__dict__["__module__"].__get__
 _mro = type.__dict__["__mro__"].__get__
 _dict = type.__dict__["__dict__"].__get__
 _args = BaseException.args.__get__
+_traceback = BaseException.__traceback__.__get__
+_set_traceback = BaseException.__traceback__.__set__
+gc_enable, gc_disable = gc.enable, gc.disable
 # Leaves of the walks: their referents lead to namespaces (a function's globals, a module's
 # dictionary, a frame's locals), not to what was handed over.
 _OPAQUE = (types.FunctionType, types.ModuleType, types.CodeType, types.FrameType,
@@ -187,6 +196,8 @@ class Membrane:
 
     def __init__(self, views: dict, test_views: dict, program_lines: list[str]):
         self.failed: list[str] = []  # the tests' failed assertions, in French
+        self.escaped = None  # exceptions that left the tests' functions: (exc, older) chain
+        self.abc_answers: dict = {}  # id of a stdlib ABC -> its plain subclasses, before the code
         self.program_lines = program_lines  # the assertion program's source (see _interrupted_assert)
         self.assert_lines: set | None = None  # its lines inside an assert, found when needed
         self.decimal = None  # the decimal module, once the run separates the contexts
@@ -222,16 +233,6 @@ class Membrane:
             clamp=0, flags=[], traps=[decimal.InvalidOperation, decimal.DivisionByZero,
                                       decimal.Overflow]))  # mutable
 
-    def _enter(self, side: str, other: str) -> None:
-        decimal = self.decimal
-        self.contexts[other] = decimal.getcontext()
-        decimal.setcontext(self.contexts[side])
-
-    def _leave(self, side: str, other: str) -> None:
-        decimal = self.decimal
-        self.contexts[side] = decimal.getcontext()
-        decimal.setcontext(self.contexts[other])
-
     # --- code to tests --------------------------------------------------------------------
 
     def for_tests(self, value, name: str):
@@ -253,10 +254,16 @@ class Membrane:
     def code_function(self, function, name: str):
         """Wrap a function of the untrusted code for the tests: it gets what the tests hand
         over (:meth:`to_code`), runs in the code's own decimal context, and the tests only
-        ever see plain copies of what it returns. A ``StopIteration`` it raises becomes an
-        error: it would otherwise end the test's loop (``all(map(f, ...))``) as if all were
-        done."""
+        ever see plain copies of what it returns (:meth:`exception_for_tests` for what it
+        raises). A ``StopIteration`` it raises becomes an error: it would otherwise end the
+        test's loop (``all(map(f, ...))``) as if all were done.
+
+        The code's objects die before the tests take over again: what it returned, what it
+        kept in its arguments, its exception and its frames are released while the code's
+        context is current, and the cyclic collector runs only during the code's calls, so
+        that no finaliser (``__del__``) of the code runs in the tests' context."""
         membrane = self
+        contexts = self.contexts
         # Few distinct objects on the common path (plain arguments, no decimal): in a forked
         # child, each first touch of an object copies its page.
 
@@ -269,17 +276,36 @@ class Membrane:
                 kwargs = {key: membrane.to_code(value, name, key) for key, value in kwargs.items()}
             decimal = membrane.decimal
             if decimal is not None:
-                membrane._enter("code", "tests")
+                contexts["tests"] = decimal.getcontext()
+                decimal.setcontext(contexts["code"])
+            escaped = membrane.escaped
+            plain = failure = None
+            gc_enable()
             try:
                 result = function(*args, **kwargs)
+                try:
+                    plain = to_plain(result, f"la valeur renvoyée par {name}")
+                except PlainValueError as exc:
+                    failure = exc
+                result = None  # the code's object dies here, while the code is current
             except (StopIteration, StopAsyncIteration) as exc:
-                raise RuntimeError(f"{name} a levé {type_name(exc)}, ce qui arrêterait la boucle "
-                                   "du test : c'est compté comme une erreur") from None
-            finally:
-                forget_caches()
-                if decimal is not None:
-                    membrane._leave("code", "tests")
-            return to_plain(result, f"la valeur renvoyée par {name}")
+                failure = RuntimeError(f"{name} a levé {type_name(exc)}, ce qui arrêterait la "
+                                       "boucle du test : c'est compté comme une erreur")
+            except BaseException as exc:  # noqa: BLE001 - handed over as a copy, raised below
+                failure = membrane.exception_for_tests(exc)
+            args = kwargs = None
+            gc_disable()
+            forget_caches()
+            if decimal is not None:
+                if decimal.getcontext() is contexts["tests"]:
+                    membrane.failed.append("le code a gardé le contexte decimal des tests")
+                contexts["code"] = decimal.getcontext()
+                decimal.setcontext(contexts["tests"])
+            if membrane.escaped is not escaped:
+                membrane._record_escaped(escaped)
+            if failure is not None:
+                raise failure
+            return plain
 
         return call
 
@@ -378,9 +404,14 @@ class Membrane:
         _reach(copied, visit)
 
     def callback(self, function):
-        """A function the code can call in place of a callable of the tests (see the module)."""
+        """A function the code can call in place of a callable of the tests (see the module).
+
+        The tests' function runs in the tests' decimal context, with the caches emptied and
+        the cyclic collector off. An exception leaving it is first put on
+        :attr:`escaped`, with no call (at the recursion limit a call would fail): the code's
+        function wrapper, back at the tests' depth, decides whether an assert was cut short."""
         what = "la valeur renvoyée par une fonction des tests"
-        membrane, failed = self, self.failed
+        membrane, contexts = self, self.contexts
 
         def call_tests(*args, **kwargs):
             args = [membrane.for_tests(value, "un argument donné par le code") for value in args]
@@ -389,44 +420,83 @@ class Membrane:
             forget_caches()  # what the code has cached must not reach the tests' function
             decimal = membrane.decimal
             if decimal is not None:
-                membrane._enter("tests", "code")
+                contexts["code"] = decimal.getcontext()
+                decimal.setcontext(contexts["tests"])
+            gc_disable()
             try:
                 result = function(*args, **kwargs)
             except BaseException as exc:  # noqa: BLE001 - handed over as a copy, raised below
-                line = membrane._interrupted_assert(exc)
-                if line is not None:
-                    failed.append(f"l'assertion ligne {line} du test n'a pas pu finir "
-                                  f"({type_name(exc)}) dans une fonction des tests appelée par "
-                                  "le code")
-                elif issubclass(type(exc), (RecursionError, MemoryError)):
-                    failed.append(f"une fonction des tests appelée par le code n'a pas pu "
-                                  f"finir ({type_name(exc)})")
-                replacement = membrane.exception_for_code(exc)
+                membrane.escaped = (exc, membrane.escaped)
+                replacement = exc
             else:
                 replacement = None
-            finally:
-                if decimal is not None:
-                    membrane._leave("tests", "code")
+            gc_enable()
+            if decimal is not None:
+                contexts["tests"] = decimal.getcontext()
+                decimal.setcontext(contexts["code"])
             if replacement is not None:
-                raise replacement  # outside the handler: not the tests' exception's __context__
+                # outside the handler: the tests' exception is not the new one's __context__
+                raise membrane.exception_for_code(replacement)
             return membrane.to_code(result, what)
 
         return call_tests
 
     def _handed_items(self, source, what: str):
-        """The items of the tests' iterator ``source``, each handed over by :meth:`to_code`."""
-        to_code = self.to_code
+        """The items of the tests' iterator ``source``, each taken by a callback (in the
+        tests' context) and handed over by :meth:`to_code`."""
+        step = self.callback(source.__next__)
         while True:
             try:
-                item = next(source)
+                item = step()
             except StopIteration:
                 return
-            except BaseException as exc:  # noqa: BLE001
-                replacement = self.exception_for_code(exc)
-            else:
-                yield to_code(item, what)
-                continue
-            raise replacement
+            yield item
+
+    def _record_escaped(self, until) -> None:
+        """Judge the exceptions that left functions of the tests called by the code, from
+        :attr:`escaped` back to ``until`` (see :meth:`callback`): an assert they cut short, a
+        recursion limit or a memory error count as a failed assertion."""
+        chain, self.escaped = self.escaped, until
+        while chain is not until and type(chain) is tuple:
+            exc, chain = chain
+            line = self._interrupted_assert(exc)
+            if line is not None:
+                self.failed.append(f"l'assertion ligne {line} du test n'a pas pu finir "
+                                   f"({type_name(exc)}) dans une fonction des tests appelée "
+                                   "par le code")
+            elif issubclass(type(exc), (RecursionError, MemoryError)):
+                self.failed.append(f"une fonction des tests appelée par le code n'a pas pu "
+                                   f"finir ({type_name(exc)})")
+
+    def exception_for_tests(self, exc: BaseException) -> BaseException:
+        """A new exception for the tests in place of ``exc``, raised by the code: of the
+        nearest class of the standard library in its class's MRO, with plain copies of its
+        arguments, and its traceback with the code's frames cleared (their variables released
+        now, while the code is current; the line numbers stay for the report)."""
+        kind = next(cls for cls in _mro(type(exc)) if not of_the_run(cls))
+        try:
+            handed = tuple(to_plain(arg, "l'argument de l'exception") for arg in _args(exc))
+        except PlainValueError:
+            handed = (f"{type_name(exc)} levée par le code",)
+        try:
+            new = kind(*handed)
+        except Exception:  # noqa: BLE001 - a class whose constructor wants other arguments
+            new = RuntimeError(f"{type_name(exc)} levée par le code")
+        tb = _traceback(exc)
+        open_window()  # the runner's own traceback objects: exact types, no untrusted code
+        try:
+            while type(tb) is types.TracebackType:
+                frame = tb.tb_frame
+                if frame.f_code.co_filename in ("<solution>", "<eval>"):
+                    try:
+                        frame.clear()
+                    except RuntimeError:  # still running (a generator of the code, say)
+                        pass
+                tb = tb.tb_next
+        finally:
+            close_window()
+        _set_traceback(new, _traceback(exc))
+        return new
 
     def exception_for_code(self, exc: BaseException) -> BaseException:
         """A new exception for the code in place of ``exc``, raised by the tests' code: of the

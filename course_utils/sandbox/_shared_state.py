@@ -17,7 +17,7 @@ a child for a module its job imports, before the classes are frozen), closes bot
   any depth inside it;
 - the members of the allowed modules' enums refuse attribute writes (their class gets a
   ``__setattr__`` and ``__delattr__`` that refuse), and an enum's map from values to members
-  cannot change (:class:`_SealedValueMap`): a ``Flag`` makes the member of a combined value
+  cannot change (:class:`SealedMap`): a ``Flag`` makes the member of a combined value
   (``re.I | re.M``) again at each use instead of storing it where both sides would find it.
 
 Only the classes the modules export (and the classes nested in them, and the classes of the
@@ -53,25 +53,52 @@ def _changeable(value) -> bool:
     return kind is tuple and any(_changeable(item) for item in value)
 
 
-class _SealedValueMap(dict):
-    """An enum's map from values to members that never changes.
+_MAPS: dict = {}  # id of a SealedMap -> its private dictionary (reachable from here only)
+
+
+class SealedMap:
+    """An enum's map from values to members that never changes (not a ``dict``: none of
+    ``dict``'s own methods, called unbound, can write into it).
 
     ``Flag`` stores each member it makes for a combined value (``re.I | re.M``) in this map,
     and would hand the same object to the code and the tests: here it is made again at each
-    use (``setdefault`` and item assignment store nothing), and nothing else can write."""
+    use (``setdefault`` and item assignment store nothing)."""
 
-    __slots__ = ()
+    __slots__ = ("__weakref__",)
+
+    def __init__(self, data: dict):
+        _MAPS[id(self)] = dict(data)
+
+    def __getitem__(self, key):
+        return _MAPS[id(self)][key]
+
+    def get(self, key, default=None):
+        return _MAPS[id(self)].get(key, default)
+
+    def __contains__(self, key):
+        return key in _MAPS[id(self)]
+
+    def __iter__(self):
+        return iter(tuple(_MAPS[id(self)]))
+
+    def __len__(self):
+        return len(_MAPS[id(self)])
+
+    def keys(self):
+        return tuple(_MAPS[id(self)])
+
+    def values(self):
+        return tuple(_MAPS[id(self)].values())
+
+    def items(self):
+        return tuple(_MAPS[id(self)].items())
 
     def setdefault(self, key, default=None):
-        return self[key] if key in self else default
+        data = _MAPS[id(self)]
+        return data[key] if key in data else default
 
     def __setitem__(self, key, value):
         pass  # Flag's own write for a negative value: not kept either
-
-    def _refuse(self, *args, **kwargs):
-        raise TypeError("table d'énumération en lecture seule dans le bac à sable")
-
-    __delitem__ = __ior__ = clear = pop = popitem = update = _refuse
 
 
 def _member_guard(registered: frozenset):
@@ -149,10 +176,33 @@ def seal_shared_state(modules: dict) -> int:
             if attr.startswith("__") and attr.endswith("__"):
                 continue
             if is_enum and attr == "_value2member_map_" and type(value) is dict:
-                type.__setattr__(cls, attr, _SealedValueMap(value))
+                type.__setattr__(cls, attr, SealedMap(value))
                 replaced += 1
             elif _changeable(value):
                 type.__setattr__(cls, attr, _read_only(value))
                 replaced += 1
     return replaced
+
+
+# Exact types of the plain data the tests hold (what the code's functions return, copied).
+PLAIN_TYPES = (int, float, complex, str, bytes, bool, type(None), list, tuple, dict, set,
+               frozenset)
+
+
+def abc_answers(modules: dict, answers: dict) -> None:
+    """Add to ``answers`` what ``issubclass(plain type, ABC)`` is, before any code runs, for the
+    abstract classes these modules export (``numbers.Integral``, ``collections.abc.Sequence``,
+    ``typing.SupportsInt``...): ``answers[id(ABC)]`` is the frozenset of the plain types that
+    are its subclasses.
+
+    The tests' ``isinstance`` and ``issubclass`` read them for plain data (see
+    ``_child._test_helpers``): the code shares these classes with the tests, and a subclass of
+    its own can make them answer anything (a ``__subclasshook__`` that says yes is cached by the
+    ABC; ``_abc_registry_clear()`` forgets ``int``).
+    """
+    import abc
+
+    for cls in _classes(modules):
+        if isinstance(cls, abc.ABCMeta) and id(cls) not in answers:
+            answers[id(cls)] = frozenset(kind for kind in PLAIN_TYPES if issubclass(kind, cls))
 
