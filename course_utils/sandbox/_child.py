@@ -74,7 +74,7 @@ from course_utils.sandbox._plain import (
 from course_utils.sandbox._plain import compare as plain_compare
 from course_utils.sandbox._child_audit import SandboxViolation
 from course_utils.sandbox._policy import CORE_MODULES, TESTS_MODULE, USER_MODULE, preload
-from course_utils.sandbox._shared_state import PLAIN_TYPES, abc_answers
+from course_utils.sandbox._shared_state import PLAIN_TYPES, learn_abc_answers
 from course_utils.sandbox._rewrite import COMPARE_HELPER, FAIL_HELPER, TRUTH_HELPER, CodeRefused
 
 MAX_RECORD = 4 * 1024 * 1024
@@ -424,8 +424,7 @@ class World:
         # What crosses between the two sides (see _crossing): the code's functions, what the
         # tests hand over, the decimal contexts, the tests' failed assertions.
         self.membrane = Membrane(views, self.test_views, self.program_lines)
-        abc_answers({name: sys.modules[name] for name in views if name in sys.modules},
-                    self.membrane.abc_answers)
+        learn_abc_answers({name: sys.modules[name] for name in views if name in sys.modules})
         self.test_builtins = make_builtins(self.test_views, self.output, self.tests,
                                            extra=_test_helpers(self.program_lines, self.membrane))
         self.tests["__builtins__"] = self.test_builtins
@@ -462,7 +461,7 @@ class World:
             before = set(sys.modules)
             loaded = preload(missing)
             harden_modules(loaded)
-            abc_answers(loaded, self.membrane.abc_answers)
+            learn_abc_answers(loaded)
             views = build_views(loaded)
             self.views.update(views)
             self.test_views.update((name, tests_view(name, view, self.test_random))

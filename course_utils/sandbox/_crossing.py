@@ -60,6 +60,7 @@ from course_utils.sandbox import _child_os
 from course_utils.sandbox._child_audit import close_window, open_window
 from course_utils.sandbox._plain import PlainValueError, to_plain, type_name
 from course_utils.sandbox._policy import TESTS_MODULE, USER_MODULE
+from course_utils.sandbox._shared_state import ANSWERS
 
 HANDED = ("des données simples (nombres, chaînes, listes, tuples, dictionnaires, ensembles), "
           "des objets de la bibliothèque standard, des fonctions et des itérateurs")
@@ -197,7 +198,7 @@ class Membrane:
     def __init__(self, views: dict, test_views: dict, program_lines: list[str]):
         self.failed: list[str] = []  # the tests' failed assertions, in French
         self.escaped = None  # exceptions that left the tests' functions: (exc, older) chain
-        self.abc_answers: dict = {}  # id of a stdlib ABC -> its plain subclasses, before the code
+        self.abc_answers = ANSWERS  # id of a stdlib ABC -> its plain subclasses, before the code
         self.program_lines = program_lines  # the assertion program's source (see _interrupted_assert)
         self.assert_lines: set | None = None  # its lines inside an assert, found when needed
         self.decimal = None  # the decimal module, once the run separates the contexts

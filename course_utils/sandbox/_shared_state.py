@@ -189,20 +189,50 @@ PLAIN_TYPES = (int, float, complex, str, bytes, bool, type(None), list, tuple, d
                frozenset)
 
 
-def abc_answers(modules: dict, answers: dict) -> None:
-    """Add to ``answers`` what ``issubclass(plain type, ABC)`` is, before any code runs, for the
-    abstract classes these modules export (``numbers.Integral``, ``collections.abc.Sequence``,
-    ``typing.SupportsInt``...): ``answers[id(ABC)]`` is the frozenset of the plain types that
-    are its subclasses.
+ANSWERS: dict = {}  # id of a stdlib ABC -> the plain types that are its subclasses
+
+
+def learn_abc_answers(modules: dict, isolated: bool = False) -> None:
+    """Add to :data:`ANSWERS` what ``issubclass(plain type, ABC)`` is, before any code runs,
+    for the abstract classes these modules export (``numbers.Integral``,
+    ``collections.abc.Sequence``, ``typing.SupportsInt``...).
 
     The tests' ``isinstance`` and ``issubclass`` read them for plain data (see
     ``_child._test_helpers``): the code shares these classes with the tests, and a subclass of
     its own can make them answer anything (a ``__subclasshook__`` that says yes is cached by the
-    ABC; ``_abc_registry_clear()`` forgets ``int``).
+    ABC; ``_abc_registry_clear()`` forgets ``int``). ``isolated`` (the worker): the answers are
+    computed in a forked process, whose ABC caches, filled by the questions (some 360 KB),
+    every child would otherwise inherit.
     """
     import abc
+    import os
 
-    for cls in _classes(modules):
-        if isinstance(cls, abc.ABCMeta) and id(cls) not in answers:
-            answers[id(cls)] = frozenset(kind for kind in PLAIN_TYPES if issubclass(kind, cls))
+    pending = [cls for cls in _classes(modules)
+               if isinstance(cls, abc.ABCMeta) and id(cls) not in ANSWERS]
+    if not pending:
+        return
+    if isolated and hasattr(os, "fork"):
+        import json
+
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the same objects at the same addresses: answer in the same order
+            try:
+                os.write(write_end, json.dumps([
+                    [index for index, kind in enumerate(PLAIN_TYPES) if issubclass(kind, cls)]
+                    for cls in pending]).encode("ascii"))
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        chunks = []
+        while chunk := os.read(read_end, 65536):
+            chunks.append(chunk)
+        os.close(read_end)
+        os.waitpid(pid, 0)
+        found = json.loads(b"".join(chunks))
+    else:
+        found = [[index for index, kind in enumerate(PLAIN_TYPES) if issubclass(kind, cls)]
+                 for cls in pending]
+    for cls, indexes in zip(pending, found):
+        ANSWERS[id(cls)] = frozenset(PLAIN_TYPES[index] for index in indexes)
 
