@@ -294,3 +294,17 @@ def test_each_run_has_its_own_nonce():
 
     plans = [make_plan("x = 1", ["x == 1"], timeout=1, memory_mb=64) for _ in range(3)]
     assert len({plan.job["nonce"] for plan in plans}) == 3
+
+
+def test_a_huge_f_string_is_refused_before_the_quadratic_parse():
+    # CPython 3.11 parses one f-string in time quadratic in its length (190k characters: about
+    # 2 s of the caller's CPU, outside any timeout): a long one is refused by a linear scan;
+    # ordinary f-strings, and the letters f" inside other strings, are not.
+    from course_utils.sandbox import static_check
+
+    huge = "x = 1\ns = f'" + "{x}" * 60_000 + "'\n"
+    reasons = static_check(huge)
+    assert reasons and reasons[0].startswith("f-string trop longue (180")
+    assert static_check('elf = "f"\nprint(f"{elf!r:>10}", "chef\'s")\n' * 200) == []
+    escaped = 's = f"a\\"b{1}"\n'
+    assert static_check(escaped) == []

@@ -33,7 +33,9 @@ What each layer stops, and what it does not
    ``__import__``, dangerous builtins (``open``, ``exec``, ``compile``, ``globals``, ``vars``),
    format templates walking attributes, imports outside the allow-list. It stops the classic
    escapes *written in the source*; it cannot see names built at run time, hence layer 2. Its
-   cost is linear in the source, which is capped (200,000 characters; tests too).
+   cost is linear in the source, which is capped (200,000 characters; tests too), and so is
+   the parse: one f-string is capped at 10,000 characters (CPython 3.11 parses it in time
+   quadratic in its length), checked by a linear scan before parsing.
 2. **Restricted namespace** (``_child_builtins``): fresh builtins without those functions;
    ``getattr``, ``eval``, ``operator.attrgetter``/``methodcaller``, ``functools.update_wrapper``/
    ``wraps`` and dynamic ``str.format`` apply the same rules at run time; ``namedtuple``,
@@ -90,9 +92,10 @@ What each layer stops, and what it does not
    it holds. What the allowed modules' classes hold (``TextWrapper``'s translation table, an
    enum's maps) and their enum members are read-only (``_shared_state``), ``copy`` writes a
    reduction's state only into an object it has just made, the code's ``DefaultContext`` is a
-   copy, and the caches are emptied between the two sides. The stdlib ABCs are shared (a
-   subclass of the code can make ``numbers.Integral`` answer anything): the tests'
-   ``isinstance``/``issubclass`` answer for plain data as the ABCs did before the code ran.
+   copy, and the caches are emptied between the two sides. The stdlib ABCs are shared: their
+   subclass checks leave the classes of the run out (a subclass of the code's would otherwise
+   make ``numbers.Integral`` answer anything, for the tests and for the standard library) and
+   their registries cannot be cleared.
    The code's finalisers run only while the code is current (its objects die before each of
    its calls returns, and the cyclic collector is off while the tests run).
 6. **No wedge**: every read from the worker and every write to it has a deadline; a worker that

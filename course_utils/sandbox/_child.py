@@ -74,7 +74,6 @@ from course_utils.sandbox._plain import (
 from course_utils.sandbox._plain import compare as plain_compare
 from course_utils.sandbox._child_audit import SandboxViolation
 from course_utils.sandbox._policy import CORE_MODULES, TESTS_MODULE, USER_MODULE, preload
-from course_utils.sandbox._shared_state import PLAIN_TYPES, learn_abc_answers
 from course_utils.sandbox._rewrite import COMPARE_HELPER, FAIL_HELPER, TRUTH_HELPER, CodeRefused
 
 MAX_RECORD = 4 * 1024 * 1024
@@ -331,27 +330,6 @@ def _test_helpers(program_lines: list[str], membrane: Membrane) -> dict:
         failed.append(text)
         raise TestAssertionFailed(text)
 
-    answers = membrane.abc_answers  # what the ABCs answered for plain types, before the code
-
-    def isinstance_(obj, classinfo):
-        kind = type(obj)
-        if kind in PLAIN_TYPES:
-            if type(classinfo) is tuple:
-                return any(isinstance_(obj, option) for option in classinfo)
-            subclasses = answers.get(id(classinfo))
-            if subclasses is not None:
-                return kind in subclasses
-        return isinstance(obj, classinfo)
-
-    def issubclass_(cls, classinfo):
-        if cls in PLAIN_TYPES:
-            if type(classinfo) is tuple:
-                return any(issubclass_(cls, option) for option in classinfo)
-            subclasses = answers.get(id(classinfo))
-            if subclasses is not None:
-                return cls in subclasses
-        return issubclass(cls, classinfo)
-
     def all_(iterable):
         return all(truth(item) for item in iterable)
 
@@ -359,7 +337,7 @@ def _test_helpers(program_lines: list[str], membrane: Membrane) -> dict:
         return any(truth(item) for item in iterable)
 
     return {COMPARE_HELPER: compare, TRUTH_HELPER: truth, FAIL_HELPER: fail,
-            "all": all_, "any": any_, "isinstance": isinstance_, "issubclass": issubclass_}
+            "all": all_, "any": any_}
 
 
 def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, membrane: Membrane) -> None:
@@ -424,7 +402,6 @@ class World:
         # What crosses between the two sides (see _crossing): the code's functions, what the
         # tests hand over, the decimal contexts, the tests' failed assertions.
         self.membrane = Membrane(views, self.test_views, self.program_lines)
-        learn_abc_answers({name: sys.modules[name] for name in views if name in sys.modules})
         self.test_builtins = make_builtins(self.test_views, self.output, self.tests,
                                            extra=_test_helpers(self.program_lines, self.membrane))
         self.tests["__builtins__"] = self.test_builtins
@@ -461,7 +438,6 @@ class World:
             before = set(sys.modules)
             loaded = preload(missing)
             harden_modules(loaded)
-            learn_abc_answers(loaded)
             views = build_views(loaded)
             self.views.update(views)
             self.test_views.update((name, tests_view(name, view, self.test_random))
@@ -504,10 +480,12 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
     # From here the cyclic collector runs only during the code's calls: a finaliser of the
     # code never runs while the tests are current (see Membrane.code_function).
     gc_disable()
-    forget_caches()
     membrane = world.membrane
-    membrane.separate_contexts()
+    # The code's values become the tests' first (their conversion may call the code's
+    # __hash__: it must still be the code's turn), then the two sides are separated.
     _expose(user_ns, test_ns, test_builtins, membrane)
+    forget_caches()
+    membrane.separate_contexts()
     for index, compiled in enumerate(tests):
         try:
             if program is not None:

@@ -324,6 +324,66 @@ def _fresh_only(make):
     return made
 
 
+def _uncache_typing(typing) -> None:
+    """``typing`` without its caches of subscriptions (``List[int]``, ``Union[int, str]``).
+
+    They are ``lru_cache``s keyed by the arguments: a class of the code whose metaclass says it
+    equals ``int`` made ``Union[Z, str]`` the answer to the tests' ``Union[int, str]``, and
+    emptying them after each call would free the code's objects (their finalisers) at the
+    wrong time. Each cached function (``_tp_cache``'s ``inner``) calls the uncached one
+    instead; a subscription then builds a new alias (microseconds), equal to the old one."""
+    caches = {id(clear.__self__): clear.__self__ for clear in _builtins.getattr(typing, "_cleanups", ())
+              if _builtins.hasattr(clear, "__self__")}
+    for clear in _builtins.getattr(typing, "_cleanups", ()):
+        clear()
+    for value in list(vars(typing).values()):
+        if isinstance(value, type):  # methods: _GenericAlias.__getitem__, Generic...
+            items = list(vars(value).values())
+        else:  # the special forms' own function: Literal, Union, Optional...
+            items = [_builtins.getattr(value, "_getitem", None)]
+        for item in items:
+            function = _builtins.getattr(item, "__func__", item)
+            for cell in _builtins.getattr(function, "__closure__", None) or ():
+                try:
+                    contents = cell.cell_contents
+                except ValueError:  # an empty cell
+                    continue
+                if id(contents) in caches:
+                    cell.cell_contents = contents.__wrapped__
+
+
+def _seal_abcs(meta) -> None:
+    """The ABCs of the standard library answer without the classes of the run (called once,
+    in the worker, before the classes are frozen).
+
+    ``issubclass(float, numbers.Integral)`` asks every subclass of ``Integral`` in turn
+    (``_abc``'s C code calls ``__subclasses__``): a subclass of the code's (any route makes
+    one: a class statement, ``type(...)``, ``ABCMeta(...)``) would answer yes through its
+    ``__subclasshook__``, its own registry or its metaclass, and the ABC would cache it, for
+    the tests too. In strict mode a stdlib ABC's ``__subclasses__`` leaves the classes of the
+    run out: a class of the code is still an ``Integral`` by its own bases, but speaks for no
+    other. Its registry cannot be cleared (``_abc_registry_clear`` would forget ``int``)."""
+    from course_utils.sandbox._crossing import of_the_run
+
+    subclasses = type.__dict__["__subclasses__"]
+    registry_clear = meta._abc_registry_clear
+
+    def __subclasses__(cls):
+        found = subclasses(cls)
+        if strict_mode() and not of_the_run(cls):
+            return [sub for sub in found if not of_the_run(sub)]
+        return found
+
+    def _abc_registry_clear(cls):
+        if strict_mode() and not of_the_run(cls):
+            raise TypeError("refusé dans le bac à sable : le registre d'une classe abstraite de "
+                            "la bibliothèque standard ne se vide pas")
+        return registry_clear(cls)
+
+    type.__setattr__(meta, "__subclasses__", __subclasses__)
+    type.__setattr__(meta, "_abc_registry_clear", _abc_registry_clear)
+
+
 def _guarded_reconstruct(real):
     """``copy._reconstruct`` that refuses what a reduction would read or write by name.
 
@@ -368,6 +428,7 @@ def harden_modules(modules: dict) -> None:
     if abc is not None and _builtins.hasattr(abc, "_abc_register") \
             and not _builtins.hasattr(abc._abc_register, "__wrapped_by_sandbox__"):
         abc._abc_register = _guarded_abc_register(abc._abc_register)
+        _seal_abcs(abc.ABCMeta)
     copy = modules.get("copy") or sys.modules.get("copy")
     if copy is not None and not _builtins.hasattr(copy._reconstruct, "__wrapped_by_sandbox__"):
         copy._reconstruct = _guarded_reconstruct(copy._reconstruct)
@@ -396,6 +457,9 @@ def harden_modules(modules: dict) -> None:
         uncached = regex._compile_repl.__wrapped__
         uncached.cache_clear = lambda: None  # re.purge() calls it
         regex._compile_repl = uncached
+    typing = modules.get("typing") or sys.modules.get("typing")
+    if typing is not None:
+        _uncache_typing(typing)
     seal_shared_state(modules)  # what their classes hold, and their enum members, read-only
 
 
@@ -420,7 +484,32 @@ def _special_exports(name: str, module) -> dict:
     return {}
 
 
+def _exact_format(fmt):
+    """A struct format as an exact ``str`` or ``bytes`` (read through the base type, no method
+    of a subclass called): struct caches what it compiles under the format given, and a format
+    of the code that says it equals another would hand that one's Struct to the tests."""
+    kind = type(fmt)
+    if kind is str or kind is bytes:
+        return fmt
+    if issubclass(kind, str):
+        return str.__str__(fmt)
+    if issubclass(kind, bytes):
+        return bytes.__getitem__(fmt, slice(None))
+    return fmt  # not a format: struct says so
+
+
+def _struct_function(real):
+    def exact(fmt, *args):
+        return real(_exact_format(fmt), *args)
+
+    exact.__name__ = exact.__qualname__ = real.__name__
+    exact.__doc__ = real.__doc__
+    return exact
+
+
 _WRAPPED = {("operator", "attrgetter"): attrgetter, ("operator", "methodcaller"): methodcaller}
+for _name in ("pack", "unpack", "calcsize", "iter_unpack", "pack_into", "unpack_from"):
+    _WRAPPED[("struct", _name)] = _struct_function(_builtins.getattr(__import__("struct"), _name))
 
 
 # --- modules --------------------------------------------------------------------------

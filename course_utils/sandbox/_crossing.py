@@ -60,7 +60,6 @@ from course_utils.sandbox import _child_os
 from course_utils.sandbox._child_audit import close_window, open_window
 from course_utils.sandbox._plain import PlainValueError, to_plain, type_name
 from course_utils.sandbox._policy import TESTS_MODULE, USER_MODULE
-from course_utils.sandbox._shared_state import ANSWERS
 
 HANDED = ("des données simples (nombres, chaînes, listes, tuples, dictionnaires, ensembles), "
           "des objets de la bibliothèque standard, des fonctions et des itérateurs")
@@ -167,24 +166,29 @@ def hidden(name: str, value) -> Hidden:
                   "les fonctions et les données simples du code dans le bac à sable")
 
 
+_GRAVEYARD: list = []  # emptied caches, kept alive until the code's next turn (see below)
+
+
 def forget_caches() -> None:
     """Empty the caches of the allowed modules that the code fills with keys of its choosing.
 
-    ``re``, ``struct`` and ``strptime`` cache what they compile under the arguments given: a
-    key whose class says it equals everything (``class Z(str): __eq__ = lambda *a: True``)
-    would hand the tests a pattern or a format the code chose (re's cache of replacement
-    templates is removed in the worker, see ``harden_modules``). Emptied before the tests run,
+    ``re`` and ``strptime`` cache what they compile under the arguments given: a key whose
+    class says it equals everything (``class Z(str): __eq__ = lambda *a: True``) would hand the
+    tests a pattern or a format the code chose. (struct's formats are made exact where the
+    code passes them, ``_child_builtins._exact_format``; re's template cache and typing's
+    caches are removed in the worker, see ``harden_modules``.) Emptied before the tests run,
     after every call of a code function and before every call of a function of the tests by
-    the code."""
+    the code. What they held is not released here (a key's finaliser would be code of the
+    untrusted side running now, and could fill them again): the entries wait in a graveyard
+    that the code's next call empties, while the code is current."""
     modules = sys.modules
     regex = modules.get("re")
     if regex is not None and regex._cache:
-        regex._cache.clear()  # (its template cache is gone: see harden_modules)
-    struct_module = modules.get("_struct")
-    if struct_module is not None:
-        struct_module._clearcache()
+        _GRAVEYARD.append(dict(regex._cache))  # copied without hashing: no code runs
+        regex._cache.clear()
     strptime = modules.get("_strptime")
-    if strptime is not None:
+    if strptime is not None and strptime._regex_cache:
+        _GRAVEYARD.append(dict(strptime._regex_cache))
         strptime._regex_cache.clear()
 
 
@@ -198,7 +202,6 @@ class Membrane:
     def __init__(self, views: dict, test_views: dict, program_lines: list[str]):
         self.failed: list[str] = []  # the tests' failed assertions, in French
         self.escaped = None  # exceptions that left the tests' functions: (exc, older) chain
-        self.abc_answers = ANSWERS  # id of a stdlib ABC -> its plain subclasses, before the code
         self.program_lines = program_lines  # the assertion program's source (see _interrupted_assert)
         self.assert_lines: set | None = None  # its lines inside an assert, found when needed
         self.decimal = None  # the decimal module, once the run separates the contexts
@@ -282,6 +285,8 @@ class Membrane:
             escaped = membrane.escaped
             plain = failure = None
             gc_enable()
+            if _GRAVEYARD:
+                _GRAVEYARD.clear()  # old cache entries of the code die on its turn
             try:
                 result = function(*args, **kwargs)
                 try:
@@ -387,18 +392,18 @@ class Membrane:
         """Refuse a copy that still holds a changeable object of the original: ``deepcopy``
         returns some objects as they are (a builtin method's object, an ``re.Match``, what a
         class's ``__deepcopy__`` chooses to share)."""
-        immutable = set(_IMMUTABLE)
+        immutable = {id(cls) for cls in _IMMUTABLE}  # ids: a class is never hashed in a window
         for module_name, class_name in _IMMUTABLE_STDLIB:
             module = sys.modules.get(module_name)
             cls = getattr(module, class_name, None) if module is not None else None
             if cls is not None:
-                immutable.add(cls)
+                immutable.add(id(cls))
 
         def visit(obj) -> bool:
             kind = type(obj)
             if issubclass(kind, type) or kind is types.FunctionType or id(obj) in views:
                 return False  # classes checked by the walk; the callbacks; the code's views
-            if id(obj) in originals and kind not in immutable:
+            if id(obj) in originals and id(kind) not in immutable:
                 raise _shared_refusal(what, obj)
             return not issubclass(kind, _OPAQUE)
 
@@ -416,8 +421,8 @@ class Membrane:
 
         def call_tests(*args, **kwargs):
             args = [membrane.for_tests(value, "un argument donné par le code") for value in args]
-            kwargs = {key: membrane.for_tests(value, "un argument donné par le code")
-                      for key, value in kwargs.items()}
+            kwargs = {str.__str__(key): membrane.for_tests(value, "un argument donné par le code")
+                      for key, value in kwargs.items()}  # an exact name: no __eq__ of the code
             forget_caches()  # what the code has cached must not reach the tests' function
             decimal = membrane.decimal
             if decimal is not None:
@@ -484,18 +489,25 @@ class Membrane:
         except Exception:  # noqa: BLE001 - a class whose constructor wants other arguments
             new = RuntimeError(f"{type_name(exc)} levée par le code")
         tb = _traceback(exc)
-        open_window()  # the runner's own traceback objects: exact types, no untrusted code
+        frames = []
+        open_window()  # reading the runner's own traceback objects: nothing is released here
         try:
             while type(tb) is types.TracebackType:
                 frame = tb.tb_frame
                 if frame.f_code.co_filename in ("<solution>", "<eval>"):
-                    try:
-                        frame.clear()
-                    except RuntimeError:  # still running (a generator of the code, say)
-                        pass
+                    frames.append(frame)
                 tb = tb.tb_next
         finally:
             close_window()
+        # Outside the window: clearing a frame releases its variables, and their finalisers
+        # (or a suspended generator's finally) are code of the untrusted side, which must never
+        # run inside a window (it allows compile and exec).
+        for frame in frames:
+            try:
+                frame.clear()
+            except RuntimeError:  # still running (a generator of the code, say)
+                pass
+        frames = None
         _set_traceback(new, _traceback(exc))
         return new
 

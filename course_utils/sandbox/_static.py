@@ -19,6 +19,7 @@ templates), through :func:`attribute_refusal` and :func:`format_refusal`.
 from __future__ import annotations
 
 import ast
+import re
 
 from course_utils.sandbox._policy import ALLOWED_MODULES
 
@@ -262,12 +263,47 @@ def check_tree(tree: ast.AST) -> list[str]:
     return analyse(tree)[0]
 
 
+MAX_FSTRING_CHARS = 10_000  # CPython 3.11 parses one f-string in time quadratic in its length
+_FSTRING_START = re.compile(r"""(?<![A-Za-z0-9_])(?:[fF][rR]?|[rR][fF])('{3}|"{3}|'|")""")
+
+
+def _longest_fstring(code: str) -> int:
+    """The length of the longest f-string literal of ``code``, found in one linear pass.
+
+    A start is a prefix with ``f`` and a quote; its end is the next unescaped quote of the same
+    kind (3.11 f-strings cannot hold their own quote; a one-quote string ends at its line).
+    A start inside a comment or another string is measured too, which can only make the
+    result longer (a refusal), never hide a long f-string."""
+    longest = 0
+    for match in _FSTRING_START.finditer(code):
+        quote = match.group(1)
+        position = match.end()
+        while True:
+            end = code.find(quote, position)
+            line_end = code.find("\n", position) if len(quote) == 1 else -1
+            if end < 0 or (0 <= line_end < end):
+                end = len(code) if end < 0 and line_end < 0 else (line_end if line_end >= 0 else end)
+                break
+            backslashes = 0
+            while end - 1 - backslashes >= position and code[end - 1 - backslashes] == "\\":
+                backslashes += 1
+            if backslashes % 2 == 0:
+                break
+            position = end + 1
+        longest = max(longest, end - match.start())
+    return longest
+
+
 def parse_source(code: str, filename: str = "<solution>", mode: str = "exec"):
     """Parse ``code``; return ``(tree, None)`` or ``(None, French error)``."""
     if not isinstance(code, str):
         return None, f"le code doit être une chaîne de caractères, pas {type(code).__name__}"
     if len(code) > MAX_SOURCE_CHARS:
         return None, f"code trop long ({len(code)} caractères, maximum {MAX_SOURCE_CHARS})"
+    if ("f'" in code or 'f"' in code or "F'" in code or 'F"' in code) and \
+            (longest := _longest_fstring(code)) > MAX_FSTRING_CHARS:
+        return None, (f"f-string trop longue ({longest} caractères, maximum "
+                      f"{MAX_FSTRING_CHARS}) : découpez-la")
     try:
         return ast.parse(code, filename=filename, mode=mode), None
     except SyntaxError as exc:

@@ -162,7 +162,6 @@ def main(fd: int, bpf_hex: str = "", missing: str = "") -> None:
     from course_utils.sandbox._child_audit import install_audit_hook
     from course_utils.sandbox._child_builtins import build_views, harden_modules
     from course_utils.sandbox._policy import preload
-    from course_utils.sandbox._shared_state import learn_abc_answers
     from course_utils.sandbox._worker_rehearsal import rehearse
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller's Ctrl-C is not ours
@@ -173,7 +172,6 @@ def main(fd: int, bpf_hex: str = "", missing: str = "") -> None:
     modules = preload()
     harden_modules(modules)
     views = build_views(modules)
-    learn_abc_answers(modules, isolated=True)  # before the rehearsal asks any
     rehearse(views)  # the interpreter's warm-up, paid once here rather than by every child
     time.localtime()  # the C library reads the time zone now: a locked child cannot open files
     boundary = _child_os.prepare(bytes.fromhex(bpf_hex) if bpf_hex else None, missing or "absent")
