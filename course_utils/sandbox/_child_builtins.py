@@ -324,15 +324,47 @@ def _fresh_only(make):
     return made
 
 
-def _uncache_typing(typing) -> None:
-    """``typing`` without its caches of subscriptions (``List[int]``, ``Union[int, str]``).
+def _identity_key(value):
+    """A cache key made of ids (tuples walked): no ``__eq__`` or ``__hash__`` of an argument
+    is ever called, so no argument can pass for another."""
+    if type(value) is tuple:
+        return ("t",) + tuple(_identity_key(item) for item in value)
+    return id(value)
 
-    They are ``lru_cache``s keyed by the arguments: a class of the code whose metaclass says it
-    equals ``int`` made ``Union[Z, str]`` the answer to the tests' ``Union[int, str]``, and
-    emptying them after each call would free the code's objects (their finalisers) at the
-    wrong time. Each cached function (``_tp_cache``'s ``inner``) calls the uncached one
-    instead; a subscription then builds a new alias (microseconds), equal to the old one."""
-    caches = {id(clear.__self__): clear.__self__ for clear in _builtins.getattr(typing, "_cleanups", ())
+
+def _identity_cache(function, size: int = 512):
+    """``function`` cached by the identity of its arguments; what it was called with is kept
+    alive with the result (an id is not reused while its object lives). Full: not cached."""
+    table: dict = {}
+
+    def cached(*args, **kwargs):
+        if kwargs:
+            return function(*args, **kwargs)
+        key = _identity_key(args)
+        found = table.get(key)
+        if found is not None:
+            return found[1]
+        result = function(*args)
+        if len(table) < size:
+            table[key] = (args, result)
+        return result
+
+    cached.cache_clear = table.clear
+    return cached
+
+
+def _typing_caches_by_identity(typing) -> None:
+    """``typing``'s caches of subscriptions (``List[int]``, ``Union[int, str]``) keyed by the
+    identity of the arguments.
+
+    They are ``lru_cache``s keyed by the arguments' equality: a class of the code whose
+    metaclass says it equals ``int`` made ``Union[Z, str]`` the answer to the tests'
+    ``Union[int, str]``, and emptying them after each call would free the code's objects (their
+    finalisers) at the wrong time. Each cached function (``_tp_cache``'s ``inner``) gets an
+    identity cache instead; the worker fills it with what its rehearsal subscribes, and every
+    child inherits that."""
+    caches = {id(clear.__self__): clear.__self__
+              for clear in _builtins.getattr(typing, "_cleanups", ())
               if _builtins.hasattr(clear, "__self__")}
     for clear in _builtins.getattr(typing, "_cleanups", ()):
         clear()
@@ -349,7 +381,7 @@ def _uncache_typing(typing) -> None:
                 except ValueError:  # an empty cell
                     continue
                 if id(contents) in caches:
-                    cell.cell_contents = contents.__wrapped__
+                    cell.cell_contents = _identity_cache(contents.__wrapped__)
 
 
 def _seal_abcs(meta) -> None:
@@ -458,8 +490,9 @@ def harden_modules(modules: dict) -> None:
         uncached.cache_clear = lambda: None  # re.purge() calls it
         regex._compile_repl = uncached
     typing = modules.get("typing") or sys.modules.get("typing")
-    if typing is not None:
-        _uncache_typing(typing)
+    if typing is not None and _builtins.getattr(typing, "_cleanups", None):
+        _typing_caches_by_identity(typing)
+        typing._cleanups.clear()  # their lru caches are no longer used
     seal_shared_state(modules)  # what their classes hold, and their enum members, read-only
 
 
