@@ -75,6 +75,13 @@ _FORWARD = ("import typing\nP = " + repr(_FORGER_WINDOW) + "\ndef run():\n"
 _T_FORGED_RAISE = "assert f(2) == 3\nassert f(5) == 7\n"
 
 
+# The code's decimal context, released by the runner, fills re's cache when it dies.
+_DCTX = (_Z_KEY + "import decimal\nclass C(decimal.Context):\n    def __del__(self):\n"
+         "        re.compile('[a-z]+', Z(re.IGNORECASE))\ndecimal.setcontext(C())\n"
+         "def f(x):\n    decimal.setcontext(decimal.Context())\n    return 'HELLO'\n")
+_T_LOWER_F = "import re\nassert re.fullmatch('[a-z]+', f(1)) is not None\n"
+
+
 def _base_field(tamper: str, frozen: bool = False, extra: str = "", parent: str = "B",
                 after: str = "") -> str:
     """A dataclass B whose field ``k`` is left out of ``__init__``, ``__repr__`` and ``__eq__``
@@ -622,6 +629,31 @@ CLASSES = {
          "def appliquer(rapport):\n    return rapport(**{K('zzz'): 5})\n",
          "def rapport(**champs):\n    return champs.get('total', 0)\nassert appliquer(rapport) == 5\n"),
     ],
+    # A fourth review: an object a module exports has attributes of its own (typing.Union's
+    # _getitem: the code's function then ran on the tests' turn, with their arguments, and
+    # filled re's cache), and the runner itself released the code's decimal context after
+    # emptying the caches (its __del__ ran on the tests' turn).
+    "fourth_review": [
+        ("union_getitem_replaced", "import typing\ndef g(self, p):\n    return object\n"
+         "typing.Union._getitem = g\ndef f(x):\n    return 2.5\n",
+         "import typing\nassert isinstance(f(1), typing.Union[int, str])\n"),
+        ("union_getitem_in_an_expression", "import typing\ndef g(self, p):\n    return object\n"
+         "typing.Union._getitem = g\ndef f(x):\n    return 2.5\n",
+         ["isinstance(f(1), typing.Union[int, str])"]),
+        ("optional_getitem_poisons_re", _Z_KEY + "import typing\nreal = typing.Optional._getitem\n"
+         "def hook(self, p):\n    re.compile('[a-z]+', Z(re.IGNORECASE))\n    return real(self, p)\n"
+         "typing.Optional._getitem = hook\ndef f(x):\n    return 'HELLO'\n",
+         "import re, typing\ndef check(candidate):\n    w = candidate(1)\n"
+         "    def norm(s: typing.Optional[str]) -> str:\n        return '' if s is None else s\n"
+         "    assert re.fullmatch('[a-z]+', norm(w)) is not None\ncheck(f)\n"),
+        ("optional_getitem_gets_a_tests_class", "import typing\nreal = typing.Optional._getitem\n"
+         "def hook(self, p):\n    p.v = 5\n    return real(self, p)\n"
+         "typing.Optional._getitem = hook\ndef f(x):\n    return 5\n",
+         "import typing\nclass B:\n    v = 0\ndef make(b: typing.Optional[B] = None):\n"
+         "    return b\nassert f(1) == B.v\n"),
+        ("decimal_context_finaliser", _DCTX, _T_LOWER_F),
+        ("decimal_context_finaliser_in_an_expression", _DCTX, ["bool(re.fullmatch('[a-z]+', f(1)))"]),
+    ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
     # or while the subclass is being processed), objects posing as Fields, str subclasses. The
@@ -823,6 +855,13 @@ def test_finalisers_copies_and_abcs_of_the_code_still_work(sandbox):
          "assert isinstance([1], (collections.abc.Sequence, int)) and issubclass(bool, numbers.Number)\n"),
     ]
     for code, tests in cases:
+        result = sandbox.run(code, tests)
+        assert result.ok, (code, result)
+    other = [("import difflib\ndef f():\n    t = difflib.HtmlDiff().make_table(['a'], ['b'])\n"
+              "    return 'from0_' in t\n", ["f() is True"]),
+             ("def f(x):\n    return x\n", "assert (f(0) or 'z') == 'z'\n"
+              "assert (f(3) and f(0)) == 0\nassert not (f(0) or f(''))\n")]
+    for code, tests in other:  # a class of difflib counts its tables; `or` keeps its value
         result = sandbox.run(code, tests)
         assert result.ok, (code, result)
     error = sandbox.run("def f(x):\n    return 1 / x\n", "assert f(0) == 1\n")

@@ -90,7 +90,8 @@ What each layer stops, and what it does not
    object of a class the tests define, or the class itself, is refused with a reason: the code
    would get the class, and could patch it (CPython audits no write to a class) or mutate what
    it holds. What the allowed modules' classes hold (``TextWrapper``'s translation table, an
-   enum's maps) and their enum members are read-only (``_shared_state``), ``copy`` writes a
+   enum's maps), their enum members and the objects they export (``typing.Union``...) are
+   read-only (``_shared_state``), ``copy`` writes a
    reduction's state only into an object it has just made, the code's ``DefaultContext`` is a
    copy, and the caches are emptied between the two sides. The stdlib ABCs are shared: their
    subclass checks leave the classes of the run out (a subclass of the code's would otherwise

@@ -384,6 +384,21 @@ def _typing_caches_by_identity(typing) -> None:
                     cell.cell_contents = _identity_cache(contents.__wrapped__)
 
 
+def _count_prefixes_aside(html_diff) -> None:
+    """``difflib.HtmlDiff`` numbers its tables in a class attribute it rewrites at each table
+    (``HtmlDiff._default_prefix += 1``), which the frozen class refuses: the count is kept in
+    a closure instead (the anchors stay unique, the class stays immutable)."""
+    counter = [html_diff._default_prefix]
+
+    def _make_prefix(self):
+        number = counter[0]
+        counter[0] += 1
+        self._prefix = [f"from{number}_", f"to{number}_"]
+
+    _make_prefix.__wrapped_by_sandbox__ = True
+    type.__setattr__(html_diff, "_make_prefix", _make_prefix)
+
+
 def _seal_abcs(meta) -> None:
     """The ABCs of the standard library answer without the classes of the run (called once,
     in the worker, before the classes are frozen).
@@ -493,6 +508,10 @@ def harden_modules(modules: dict) -> None:
     if typing is not None and _builtins.getattr(typing, "_cleanups", None):
         _typing_caches_by_identity(typing)
         typing._cleanups.clear()  # their lru caches are no longer used
+    difflib = modules.get("difflib")
+    if difflib is not None and not _builtins.hasattr(
+            vars(difflib.HtmlDiff).get("_make_prefix"), "__wrapped_by_sandbox__"):
+        _count_prefixes_aside(difflib.HtmlDiff)
     seal_shared_state(modules)  # what their classes hold, and their enum members, read-only
 
 

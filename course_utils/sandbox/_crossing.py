@@ -300,12 +300,15 @@ class Membrane:
             except BaseException as exc:  # noqa: BLE001 - handed over as a copy, raised below
                 failure = membrane.exception_for_tests(exc)
             args = kwargs = None
+            if decimal is not None:
+                current = decimal.getcontext()
+                if current is contexts["tests"]:
+                    membrane.failed.append("le code a gardé le contexte decimal des tests")
+                contexts["code"] = current  # the code's previous context dies now, on its turn
+                current = None
             gc_disable()
             forget_caches()
             if decimal is not None:
-                if decimal.getcontext() is contexts["tests"]:
-                    membrane.failed.append("le code a gardé le contexte decimal des tests")
-                contexts["code"] = decimal.getcontext()
                 decimal.setcontext(contexts["tests"])
             if membrane.escaped is not escaped:
                 membrane._record_escaped(escaped)
@@ -423,10 +426,11 @@ class Membrane:
             args = [membrane.for_tests(value, "un argument donné par le code") for value in args]
             kwargs = {str.__str__(key): membrane.for_tests(value, "un argument donné par le code")
                       for key, value in kwargs.items()}  # an exact name: no __eq__ of the code
-            forget_caches()  # what the code has cached must not reach the tests' function
             decimal = membrane.decimal
-            if decimal is not None:
+            if decimal is not None:  # the code's previous context dies now, on its turn
                 contexts["code"] = decimal.getcontext()
+            forget_caches()  # what the code has cached must not reach the tests' function
+            if decimal is not None:
                 decimal.setcontext(contexts["tests"])
             gc_disable()
             try:

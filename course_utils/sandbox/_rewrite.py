@@ -147,10 +147,9 @@ class TestRewriter(FormatRewriter):
         rights = ast.Tuple(list(node.comparators), ast.Load(), **pos)
         return _call(COMPARE_HELPER, [node.left, ops, rights], node)
 
-    def visit_BoolOp(self, node: ast.BoolOp):
-        self.generic_visit(node)
-        node.values = [self._truth(value) for value in node.values]
-        return node
+    # ``a or b`` keeps its value (``(f(0) or 'z') == 'z'``): its operands are what the tests
+    # hold, plain copies or stand-ins that refuse to be tested for truth; where only its truth
+    # counts (``if``, ``assert``, ``not``), the whole test goes through the truth helper.
 
     def visit_UnaryOp(self, node: ast.UnaryOp):
         self.generic_visit(node)

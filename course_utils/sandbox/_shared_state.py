@@ -15,8 +15,10 @@ a child for a module its job imports, before the classes are frozen), closes bot
 - a class attribute holding a ``dict``, ``list``, ``set`` or ``bytearray`` is replaced by a
   read-only equivalent (a ``mappingproxy`` over a copy, a tuple, a ``frozenset``, ``bytes``), at
   any depth inside it;
-- the members of the allowed modules' enums refuse attribute writes (their class gets a
-  ``__setattr__`` and ``__delattr__`` that refuse), and an enum's map from values to members
+- the members of the allowed modules' enums, and the objects the modules export (``typing``'s
+  special forms, whose ``_getitem`` the code could replace, ``typing.List``...) refuse
+  attribute writes (their class gets a ``__setattr__`` and ``__delattr__`` that refuse for
+  them, and write as before for any other object), and an enum's map from values to members
   cannot change (:class:`SealedMap`): a ``Flag`` makes the member of a combined value
   (``re.I | re.M``) again at each use instead of storing it where both sides would find it.
 
@@ -101,19 +103,24 @@ class SealedMap:
         pass  # Flag's own write for a negative value: not kept either
 
 
-def _member_guard(registered: frozenset):
-    """``__setattr__``/``__delattr__`` refusing writes on the members in ``registered`` (ids);
-    a member ``Flag`` makes for a combined value is its caller's alone, written as it is made."""
-    def guard(self, name, *value):
-        if id(self) in registered:
-            raise AttributeError(
-                f"membre d'énumération en lecture seule dans le bac à sable : {name}")
-        if value:
-            object.__setattr__(self, name, value[0])
-        else:
-            object.__delattr__(self, name)
+def _write_guards(registered: frozenset, cls):
+    """``(__setattr__, __delattr__)`` for ``cls`` refusing writes on the shared objects in
+    ``registered`` (ids: the enum members, or the instances a module exports); any other
+    object of the class (one a ``Flag`` makes for a combined value, a ``TypeVar`` of the code)
+    is written as the class would write it."""
+    setter, deleter = cls.__setattr__, cls.__delattr__
 
-    return guard
+    def __setattr__(self, name, value):
+        if id(self) in registered:
+            raise AttributeError(f"objet partagé en lecture seule dans le bac à sable : {name}")
+        setter(self, name, value)
+
+    def __delattr__(self, name):
+        if id(self) in registered:
+            raise AttributeError(f"objet partagé en lecture seule dans le bac à sable : {name}")
+        deleter(self, name)
+
+    return __setattr__, __delattr__
 
 
 def _cache_inversions(cls) -> None:
@@ -153,6 +160,24 @@ def _classes(modules: dict) -> list:
     return found
 
 
+def _exported_instances(modules: dict) -> dict:
+    """``{class: [objects]}``: the objects the modules export that are instances of a Python
+    class of the standard library (``typing.Union``, ``typing.List``, ``typing.AnyStr``,
+    ``dataclasses.MISSING``...): shared by the two sides, with attributes of their own."""
+    from course_utils.sandbox._child_builtins import _exports
+    from course_utils.sandbox._child_os import _HEAPTYPE
+
+    found: dict = {}
+    for name, module in modules.items():
+        for value in _exports(name, module).values():
+            kind = type(value)
+            if isinstance(value, (type, types.FunctionType, types.ModuleType)) \
+                    or not kind.__flags__ & _HEAPTYPE:
+                continue
+            found.setdefault(kind, {})[id(value)] = value
+    return {kind: list(objects.values()) for kind, objects in found.items()}
+
+
 def seal_shared_state(modules: dict) -> int:
     """Make the shared state of these modules' classes read-only (see the module); return how
     many attributes were replaced. Classes already immutable are left alone (sealed before
@@ -160,18 +185,22 @@ def seal_shared_state(modules: dict) -> int:
     from course_utils.sandbox._child_os import _HEAPTYPE, _IMMUTABLETYPE
 
     replaced = 0
+    instances = _exported_instances(modules)
     for cls in _classes(modules):
         flags = cls.__flags__
         if not flags & _HEAPTYPE or flags & _IMMUTABLETYPE:
             continue
         is_enum = isinstance(cls, enum.EnumMeta) and bool(cls._member_names_)
-        if is_enum and "__setattr__" not in vars(cls):
-            if issubclass(cls, enum.Flag):
-                _cache_inversions(cls)
-            members = [*cls._member_map_.values(), *cls._value2member_map_.values()]
-            guard = _member_guard(frozenset(map(id, members)))
-            type.__setattr__(cls, "__setattr__", guard)
-            type.__setattr__(cls, "__delattr__", guard)
+        shared = [*cls._member_map_.values(), *cls._value2member_map_.values()] if is_enum \
+            else instances.get(cls, [])
+        if is_enum and issubclass(cls, enum.Flag):
+            _cache_inversions(cls)
+            shared = [*cls._member_map_.values(), *cls._value2member_map_.values()]
+        if shared and "__sandbox_sealed__" not in vars(cls):
+            setter, deleter = _write_guards(frozenset(map(id, shared)), cls)
+            type.__setattr__(cls, "__setattr__", setter)
+            type.__setattr__(cls, "__delattr__", deleter)
+            type.__setattr__(cls, "__sandbox_sealed__", True)
         for attr, value in list(vars(cls).items()):
             if attr.startswith("__") and attr.endswith("__"):
                 continue
