@@ -91,9 +91,10 @@ What each layer stops, and what it does not
    would get the class, and could patch it (CPython audits no write to a class) or mutate what
    it holds. What the allowed modules' classes hold (``TextWrapper``'s translation table, an
    enum's maps), their enum members and the objects they export (``typing.Union``...) are
-   read-only (``_shared_state``), ``copy`` writes a
-   reduction's state only into an object it has just made, the code's ``DefaultContext`` is a
-   copy, and the caches are emptied between the two sides. The stdlib ABCs are shared: their
+   read-only (``_shared_state``), ``copy`` writes a reduction's state only into an object
+   it has just made and refuses a reduction carrying a module's namespace, a ``typing`` alias
+   keeps the fields it was made with, the code's ``DefaultContext`` is a copy, and the caches
+   are emptied between the two sides. The stdlib ABCs are shared: their
    subclass checks leave the classes of the run out (a subclass of the code's would otherwise
    make ``numbers.Integral`` answer anything, for the tests and for the standard library) and
    their registries cannot be cleared.

@@ -399,6 +399,55 @@ def _count_prefixes_aside(html_diff) -> None:
     type.__setattr__(html_diff, "_make_prefix", _make_prefix)
 
 
+_ALIAS_FIELDS = frozenset({"_name", "_inst", "_nparams", "_paramspec_tvars", "_typevar_types"})
+
+
+def _seal_typing_aliases(typing) -> None:
+    """A ``typing`` alias (``List[int]``, ``Literal['x']``...) keeps the fields it was made
+    with: in strict mode a field it has cannot be set again or deleted.
+
+    ``_GenericAlias.__reduce__`` looks its ``_name`` up in typing's globals: an alias renamed
+    ``__builtins__`` copied to the real builtins. And the aliases a cache hands to both sides
+    (``List[int]``) would carry a change of the code to the tests."""
+    base = _builtins.getattr(typing, "_BaseGenericAlias", None)
+    if base is None or _builtins.hasattr(base.__setattr__, "__wrapped_by_sandbox__"):
+        return
+    setter, deleter = base.__setattr__, base.__delattr__
+    instance_dict = object.__getattribute__
+
+    def fixed(self, attr) -> bool:
+        return (strict_mode() and type(attr) is str
+                and (attr in _ALIAS_FIELDS or (attr.startswith("__") and attr.endswith("__")))
+                and attr in instance_dict(self, "__dict__"))
+
+    def __setattr__(self, attr, value):
+        if fixed(self, attr):
+            raise AttributeError(f"alias de typing en lecture seule dans le bac à sable : {attr}")
+        setter(self, attr, value)
+
+    def __delattr__(self, attr):
+        if fixed(self, attr):
+            raise AttributeError(f"alias de typing en lecture seule dans le bac à sable : {attr}")
+        deleter(self, attr)
+
+    __setattr__.__wrapped_by_sandbox__ = setter
+    type.__setattr__(base, "__setattr__", __setattr__)
+    type.__setattr__(base, "__delattr__", __delattr__)
+
+
+def _a_namespace(value) -> bool:
+    """True for a module, a module's globals or the builtins: what a reduction must not carry
+    (an item looked up in one is any name of that module)."""
+    if type(value) is ModuleType:
+        return True
+    if type(value) is not dict:
+        return False
+    if value is _builtins.__dict__:
+        return True
+    return any(value is _builtins.getattr(module, "__dict__", None)
+               for module in list(sys.modules.values()))
+
+
 def _seal_abcs(meta) -> None:
     """The ABCs of the standard library answer without the classes of the run (called once,
     in the worker, before the classes are frozen).
@@ -442,6 +491,9 @@ def _guarded_reconstruct(real):
     reduction's callable has just made (:func:`_fresh_only`).
     """
     def _reconstruct(x, memo, func, args, state=None, listiter=None, dictiter=None, **kwargs):
+        if type(args) is tuple and any(_a_namespace(arg) for arg in args):
+            raise TypeError("copie refusée dans le bac à sable : elle lirait un nom dans "
+                            "l'espace de noms d'un module")
         if func is _builtins.getattr:
             name = args[1] if type(args) is tuple and len(args) == 2 else None
             if type(name) is not str or attribute_refusal(name):
@@ -508,6 +560,8 @@ def harden_modules(modules: dict) -> None:
     if typing is not None and _builtins.getattr(typing, "_cleanups", None):
         _typing_caches_by_identity(typing)
         typing._cleanups.clear()  # their lru caches are no longer used
+    if typing is not None:
+        _seal_typing_aliases(typing)
     difflib = modules.get("difflib")
     if difflib is not None and not _builtins.hasattr(
             vars(difflib.HtmlDiff).get("_make_prefix"), "__wrapped_by_sandbox__"):
