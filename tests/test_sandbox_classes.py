@@ -98,6 +98,32 @@ _SEND_PASS = ("imp = grab('__import__')\nga = grab('getattr')\nsys = imp('sys')\
               "ga(os, '_exit')(0)\n")
 
 
+# A class whose metaclass says it belongs to {module} and has {members}: enum.global_enum
+# copies the members into that module's globals.
+_META_MODULE = ("import enum\nclass M(type):\n    @property\n    def __module__(cls):\n"
+                "        return '{module}'\n    @property\n    def __members__(cls):\n"
+                "        return {members}\nclass X(metaclass=M):\n    pass\nenum.global_enum(X)\n")
+# Enum._convert_ hands over any global of a module as the value of a member.
+_CONVERT = ("import enum\nG = enum.Enum._convert_('G', 'sys', lambda n: n == '_getframe')\n"
+            "getframe = G['_getframe'].value\n"
+            "R = enum.Enum._convert_('R', 'course_utils.sandbox._child_builtins',"
+            " lambda n: n == '_real_getattr')\nga = R['_real_getattr'].value\n"
+            "sys = type('S', (), {'_getframe': staticmethod(getframe)})\n"
+            "E = enum.Enum._convert_('E', 'os', lambda n: n == '_exit')\n"
+            "hard_exit = E['_exit'].value\n")
+# With a frame getter (sys._getframe) and the real getattr (ga): the runner's sender.
+_SEND_FROM_SYS = ("fr = ga(sys, '_get' + 'frame')()\n"
+                  "while fr is not None and not ('send' in ga(fr, 'f_' + 'locals') and "
+                  "'world' in ga(fr, 'f_' + 'locals')):\n    fr = ga(fr, 'f_' + 'back')\n"
+                  "loc = ga(fr, 'f_' + 'locals')\nsend = loc['send']\n"
+                  "probes = loc['job'].get('probes')\n"
+                  "for i, test in enumerate(probes or [None]):\n"
+                  "    send({'k': 'test', 'i': i, 'ok': True} if test is None else\n"
+                  "         {'k': 'test', 'i': i, 'p': [['v', 0] for _ in test]})\n"
+                  "send({'k': 'done', 'output': '', 'violation': None})\nsend.flush()\n"
+                  "hard_exit(0)\n")
+
+
 def _base_field(tamper: str, frozen: bool = False, extra: str = "", parent: str = "B",
                 after: str = "") -> str:
     """A dataclass B whose field ``k`` is left out of ``__init__``, ``__repr__`` and ``__eq__``
@@ -689,6 +715,30 @@ CLASSES = {
         ("cached_alias_renamed_in_an_expression", "import typing\n"
          "typing.List[int]._name = 'Dict'\ndef f():\n    return 'typing.Dict[int]'\n",
          ["f() == repr(typing.List[int])"]),
+    ],
+    # A sixth review: the standard library looks a module up by a name the code chooses and
+    # uses its __dict__ (enum.global_enum writes into sys.modules[cls.__module__], whose
+    # __module__ a metaclass property chooses; Enum._convert_ reads and writes any module's
+    # globals): the runner's own modules were rewritten. While the code runs, sys.modules
+    # holds stand-ins of the allowed modules, with an empty __dict__.
+    "sixth_review": [
+        ("global_enum_rewrites_the_comparison", _META_MODULE.format(
+            module="course_utils.sandbox._child",
+            members="{'plain_compare': lambda op, left, right: True, 'to_plain': lambda v, *r: 0}")
+         + "def f():\n    return 1\n", "assert f() == 2\nassert f() == 'x'\n"),
+        ("global_enum_lifts_the_attribute_check", _META_MODULE.format(
+            module="course_utils.sandbox._child_builtins",
+            members="{'attribute_refusal': lambda name: None}")
+         + "g = getattr(enum.global_enum, '__globals__')\nb = g['__builtins__']\n"
+         "sys = b['__import__']('sys')\nga = b['getattr']\n"
+         "hard_exit = b['__import__']('os')._exit\n" + _SEND_FROM_SYS,
+         "def check(candidate):\n    assert candidate(3) == 99\ncheck(f)\n"),
+        ("convert_reads_getframe", _CONVERT + _SEND_FROM_SYS,
+         "def check(candidate):\n    assert candidate(3) == 99\ncheck(f)\n"),
+        ("convert_reads_getframe_expression", _CONVERT + _SEND_FROM_SYS, ["f(3) == int('9')"]),
+        ("global_enum_rewrites_the_crossing", _META_MODULE.format(
+            module="course_utils.sandbox._crossing", members="{'to_plain': lambda v, *r: 99}")
+         + "def f(x):\n    return 1\n", "assert f(3) == 99\n"),
     ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,

@@ -93,7 +93,10 @@ What each layer stops, and what it does not
    enum's maps), their enum members and the objects they export (``typing.Union``...) are
    read-only (``_shared_state``), ``copy`` writes a reduction's state only into an object
    it has just made and refuses a reduction carrying a module's namespace, a ``typing`` alias
-   keeps the fields it was made with, the code's ``DefaultContext`` is a copy, and the caches
+   keeps the fields it was made with, ``sys.modules`` holds stand-ins of the allowed modules
+   with an empty ``__dict__`` while the code runs (``enum.global_enum`` and
+   ``Enum._convert_`` write and read the globals of a module named by the code), the code's
+   ``DefaultContext`` is a copy, and the caches
    are emptied between the two sides. The stdlib ABCs are shared: their
    subclass checks leave the classes of the run out (a subclass of the code's would otherwise
    make ``numbers.Integral`` answer anything, for the tests and for the standard library) and

@@ -74,6 +74,7 @@ from course_utils.sandbox._plain import (
 from course_utils.sandbox._plain import compare as plain_compare
 from course_utils.sandbox._child_audit import SandboxViolation
 from course_utils.sandbox._policy import CORE_MODULES, TESTS_MODULE, USER_MODULE, preload
+from course_utils.sandbox._shared_state import stand_in_modules
 from course_utils.sandbox._rewrite import COMPARE_HELPER, FAIL_HELPER, TRUTH_HELPER, CodeRefused
 
 MAX_RECORD = 4 * 1024 * 1024
@@ -402,6 +403,9 @@ class World:
         # What crosses between the two sides (see _crossing): the code's functions, what the
         # tests hand over, the decimal contexts, the tests' failed assertions.
         self.membrane = Membrane(views, self.test_views, self.program_lines)
+        self.stand_ins: dict = {}  # what sys.modules holds while a run's code runs
+        stand_in_modules(self.stand_ins, {name: sys.modules[name] for name in views
+                                          if name in sys.modules})
         self.test_builtins = make_builtins(self.test_views, self.output, self.tests,
                                            extra=_test_helpers(self.program_lines, self.membrane))
         self.tests["__builtins__"] = self.test_builtins
@@ -438,6 +442,7 @@ class World:
             before = set(sys.modules)
             loaded = preload(missing)
             harden_modules(loaded)
+            stand_in_modules(self.stand_ins, loaded)
             views = build_views(loaded)
             self.views.update(views)
             self.test_views.update((name, tests_view(name, view, self.test_random))
@@ -580,6 +585,12 @@ def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
             return
         if job_fd is None:  # spawned: the supervisor's clock starts now (after start-up)
             send({"k": "ready"})
+        # Nothing is imported from here on: the standard library's lookups of a module by a
+        # name the code chooses (enum.global_enum writes sys.modules[cls.__module__].__dict__,
+        # Enum._convert_ reads any module's globals, dataclasses and typing pick globals that
+        # way) find stand-ins with an empty __dict__ (_shared_state.ModuleStandIn). The import
+        # machinery keeps its own table; the runner keeps its reference (_crossing._MODULES).
+        sys.modules = world.stand_ins
         _run(job, compiled, send, guard, world)
     except BaseException:  # noqa: BLE001 - the supervisor sees a run without "done"
         pass

@@ -33,6 +33,7 @@ from course_utils.sandbox._rewrite import FORMAT_HELPER, CodeRefused, compile_un
 from course_utils.sandbox._shared_state import seal_shared_state
 from course_utils.sandbox._static import attribute_refusal, format_refusal
 
+_MODULES = sys.modules  # the real table: a running child's sys.modules is emptied (_child._serve)
 _real_getattr = _builtins.getattr
 _real_eval = _builtins.eval
 _MISSING = object()
@@ -275,6 +276,30 @@ def _dataclass_wrappers(module):
     return dataclass, make_dataclass
 
 
+def _named_fields(fields_of):
+    """``fields_of(obj)`` (``dataclasses``' own lookup of the Field objects), refusing a field
+    whose name the static check would refuse: ``replace``, ``asdict`` and ``astuple`` read
+    each field with the real ``getattr`` under its name, and a Field can be renamed."""
+    def checked(obj):
+        found = fields_of(obj)
+        for field in found:
+            name = _real_getattr(field, "name", None)
+            if type(name) is not str or attribute_refusal(name):
+                raise TypeError(f"dataclass : champ refusé dans le bac à sable ({_shown(name)})")
+        return found
+
+    return checked
+
+
+def _guarded_replace(real, fields_checked):
+    def replace(obj, /, **changes):
+        fields_checked(obj)
+        return real(obj, **changes)
+
+    replace.__doc__ = real.__doc__
+    return replace
+
+
 def _generated_exec(source, globals=None, locals=None, /):
     """``exec`` for ``dataclasses``' generated source: its shape is checked, then it is
     compiled and run in a window (defining the generator function runs nothing else)."""
@@ -445,7 +470,7 @@ def _a_namespace(value) -> bool:
     if value is _builtins.__dict__:
         return True
     return any(value is _builtins.getattr(module, "__dict__", None)
-               for module in list(sys.modules.values()))
+               for module in list(_MODULES.values()))
 
 
 def _seal_abcs(meta) -> None:
@@ -543,6 +568,10 @@ def harden_modules(modules: dict) -> None:
 
         _create_fn.__wrapped_by_sandbox__ = real_create
         dataclasses._create_fn = _create_fn
+        checked_fields = _named_fields(dataclasses.fields)
+        checked_fields.__wrapped_by_sandbox__ = dataclasses.fields
+        checked_fields.__doc__ = dataclasses.fields.__doc__
+        dataclasses.fields = checked_fields  # asdict and astuple call it for every level
         # The text _create_fn executes holds names the untrusted code chose (its fields, and
         # the Field objects of its base classes, which it can rename at any time): it runs in
         # a window only once its shape is checked (_generated), whatever the names were.
@@ -575,7 +604,8 @@ def _special_exports(name: str, module) -> dict:
         return {"update_wrapper": update_wrapper, "wraps": wraps}
     if name == "dataclasses":
         dataclass, make_dataclass = _dataclass_wrappers(module)
-        return {"dataclass": dataclass, "make_dataclass": make_dataclass}
+        return {"dataclass": dataclass, "make_dataclass": make_dataclass,
+                "replace": _guarded_replace(module.replace, module.fields)}
     if name == "decimal":
         # The C module makes every new Context from the real DefaultContext: the code gets a
         # copy, so that it cannot change the defaults of the tests' contexts.

@@ -68,6 +68,7 @@ _flags = type.__dict__["__flags__"].__get__
 _module = type.__dict__["__module__"].__get__
 _mro = type.__dict__["__mro__"].__get__
 _dict = type.__dict__["__dict__"].__get__
+_MODULES = sys.modules  # the real table: a running child's sys.modules is emptied (_child._serve)
 _args = BaseException.args.__get__
 _traceback = BaseException.__traceback__.__get__
 _set_traceback = BaseException.__traceback__.__set__
@@ -181,7 +182,7 @@ def forget_caches() -> None:
     the code. What they held is not released here (a key's finaliser would be code of the
     untrusted side running now, and could fill them again): the entries wait in a graveyard
     that the code's next call empties, while the code is current."""
-    modules = sys.modules
+    modules = _MODULES
     regex = modules.get("re")
     if regex is not None and regex._cache:
         _GRAVEYARD.append(dict(regex._cache))  # copied without hashing: no code runs
@@ -227,7 +228,7 @@ class Membrane:
         """The code keeps the context it has; the tests get a fresh default one. Nothing when
         ``decimal`` is not loaded. The code cannot change the precision the tests compute
         with (``decimal.getcontext().prec = 1`` at load time, or inside a call)."""
-        decimal = sys.modules.get("decimal")
+        decimal = _MODULES.get("decimal")
         if decimal is None:
             return
         self.decimal = decimal
@@ -397,7 +398,7 @@ class Membrane:
         class's ``__deepcopy__`` chooses to share)."""
         immutable = {id(cls) for cls in _IMMUTABLE}  # ids: a class is never hashed in a window
         for module_name, class_name in _IMMUTABLE_STDLIB:
-            module = sys.modules.get(module_name)
+            module = _MODULES.get(module_name)
             cls = getattr(module, class_name, None) if module is not None else None
             if cls is not None:
                 immutable.add(id(cls))

@@ -211,3 +211,33 @@ def seal_shared_state(modules: dict) -> int:
                 type.__setattr__(cls, attr, _read_only(value))
                 replaced += 1
     return replaced
+
+
+_STAND_FOR: dict = {}  # id of a ModuleStandIn -> the module it stands for (reachable from here)
+
+
+class ModuleStandIn:
+    """What the standard library finds in ``sys.modules`` while the untrusted code runs.
+
+    Some of it looks a module up by a name the code chooses and then uses that module's
+    ``__dict__``: ``enum.global_enum`` writes into ``sys.modules[cls.__module__].__dict__``
+    (the code's metaclass can say any module), ``Enum._convert_`` reads every global of the
+    module it is given, ``dataclasses`` and ``typing`` take globals the same way. A stand-in
+    has a ``__dict__`` of its own, empty (writes land there, reads find nothing), and reads
+    its other attributes through to the module (``dataclasses`` asks for
+    ``sys.modules['typing'].ClassVar``). Only the allowed modules have one: any other name is
+    not found."""
+
+    def __init__(self, module):
+        _STAND_FOR[id(self)] = module
+
+    def __getattr__(self, name):
+        return getattr(_STAND_FOR[id(self)], name)
+
+
+def stand_in_modules(table: dict, modules: dict) -> None:
+    """Add to ``table`` a :class:`ModuleStandIn` for each of these allowed modules."""
+    for name, module in modules.items():
+        if name not in table:
+            table[name] = ModuleStandIn(module)
+
