@@ -124,6 +124,24 @@ _SEND_FROM_SYS = ("fr = ga(sys, '_get' + 'frame')()\n"
                   "hard_exit(0)\n")
 
 
+# dataclasses ran its generated code with a stand-in's namespace as globals, where exec put
+# the real builtins; Enum._convert_ copied that namespace into a class, update_wrapper copied
+# the class's namespace into the code's object, copy handed it over: the tests' helpers
+# rewritten from the runner's frame.
+_STAND_IN_LEAK = ("import dataclasses, enum, copy, functools\n@dataclasses.dataclass\nclass D:\n"
+                  "    'doc'\n    __module__ = '{module}'\n    x: int = 0\n"
+                  "E = enum.Enum._convert_('E', '{module}', lambda n: True)\nclass Holder:\n"
+                  "    def __setstate__(self, st):\n        global leaked\n        leaked = st\n"
+                  "h = Holder()\nfunctools.update_wrapper(h, E)\ncopy.copy(h)\n"
+                  "B = leaked['__builtins__']\nG = B['getattr']\nsysm = B['__import__']('sys')\n"
+                  "fr = G(sysm, '_getframe')()\nwhile fr is not None:\n"
+                  "    loc = G(fr, 'f_locals')\n"
+                  "    if 'test_builtins' in loc and 'send' in loc:\n"
+                  "        loc['test_builtins']['__sandbox_compare__'] = lambda *a, **k: True\n"
+                  "        loc['test_builtins']['__sandbox_truth__'] = lambda *a, **k: True\n"
+                  "        break\n    fr = G(fr, 'f_back')\ndef f(x=0):\n    return 1\n")
+
+
 def _base_field(tamper: str, frozen: bool = False, extra: str = "", parent: str = "B",
                 after: str = "") -> str:
     """A dataclass B whose field ``k`` is left out of ``__init__``, ``__repr__`` and ``__eq__``
@@ -720,7 +738,10 @@ CLASSES = {
     # uses its __dict__ (enum.global_enum writes into sys.modules[cls.__module__], whose
     # __module__ a metaclass property chooses; Enum._convert_ reads and writes any module's
     # globals): the runner's own modules were rewritten. While the code runs, sys.modules
-    # holds stand-ins of the allowed modules, with an empty __dict__.
+    # holds stand-ins of the allowed modules, whose __dict__ is new and empty at each use (a
+    # seventh review: dataclasses ran exec with one as globals, which put the real builtins
+    # there; update_wrapper copied a class namespace out), and update_wrapper copies the
+    # __dict__ of a function of the run only.
     "sixth_review": [
         ("global_enum_rewrites_the_comparison", _META_MODULE.format(
             module="course_utils.sandbox._child",
@@ -736,6 +757,10 @@ CLASSES = {
         ("convert_reads_getframe", _CONVERT + _SEND_FROM_SYS,
          "def check(candidate):\n    assert candidate(3) == 99\ncheck(f)\n"),
         ("convert_reads_getframe_expression", _CONVERT + _SEND_FROM_SYS, ["f(3) == int('9')"]),
+        ("stand_in_namespace_given_builtins", _STAND_IN_LEAK.format(module="typing"),
+         "def check(candidate):\n    assert candidate(3) == 99\ncheck(f)\n"),
+        ("stand_in_namespace_given_builtins_collections",
+         _STAND_IN_LEAK.format(module="collections"), "assert f(2) == 3\n"),
         ("global_enum_rewrites_the_crossing", _META_MODULE.format(
             module="course_utils.sandbox._crossing", members="{'to_plain': lambda v, *r: 99}")
          + "def f(x):\n    return 1\n", "assert f(3) == 99\n"),

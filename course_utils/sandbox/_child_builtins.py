@@ -34,6 +34,7 @@ from course_utils.sandbox._shared_state import seal_shared_state
 from course_utils.sandbox._static import attribute_refusal, format_refusal
 
 _MODULES = sys.modules  # the real table: a running child's sys.modules is emptied (_child._serve)
+_FUNCTION = type(lambda: None)
 _real_getattr = _builtins.getattr
 _real_eval = _builtins.eval
 _MISSING = object()
@@ -191,6 +192,11 @@ def _functools_wrappers():
         if not _untrusted_owner(wrapper):
             raise TypeError("functools.update_wrapper : l'enveloppe doit être définie par votre "
                             "code dans le bac à sable")
+        if updated and not (type(wrapped) is _FUNCTION and _untrusted_owner(wrapped)):
+            # ``__dict__`` copied with the real getattr: a class's namespace (dunder entries
+            # included) or a function of the runner's would reach the code's object. Only a
+            # function of the code's, or of the tests', lends its attributes.
+            updated = ()
         return real_update(wrapper, wrapped, assigned, updated)
 
     def wraps(wrapped, assigned=functools.WRAPPER_ASSIGNMENTS, updated=functools.WRAPPER_UPDATES):

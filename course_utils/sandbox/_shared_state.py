@@ -222,14 +222,21 @@ class ModuleStandIn:
     Some of it looks a module up by a name the code chooses and then uses that module's
     ``__dict__``: ``enum.global_enum`` writes into ``sys.modules[cls.__module__].__dict__``
     (the code's metaclass can say any module), ``Enum._convert_`` reads every global of the
-    module it is given, ``dataclasses`` and ``typing`` take globals the same way. A stand-in
-    has a ``__dict__`` of its own, empty (writes land there, reads find nothing), and reads
-    its other attributes through to the module (``dataclasses`` asks for
+    module it is given, ``dataclasses`` and ``typing`` take globals the same way (and
+    ``exec`` would put the real builtins in them). A stand-in's ``__dict__`` is a new empty
+    dict at each use (what is written there stays nowhere, reads find nothing), and its other
+    attributes read through to the module (``dataclasses`` asks for
     ``sys.modules['typing'].ClassVar``). Only the allowed modules have one: any other name is
     not found."""
 
+    __slots__ = ()
+
     def __init__(self, module):
         _STAND_FOR[id(self)] = module
+
+    @property
+    def __dict__(self):  # a new, empty namespace at each use: nothing written there stays
+        return {}
 
     def __getattr__(self, name):
         return getattr(_STAND_FOR[id(self)], name)
