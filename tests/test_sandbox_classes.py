@@ -142,6 +142,17 @@ _STAND_IN_LEAK = ("import dataclasses, enum, copy, functools\n@dataclasses.datac
                   "        break\n    fr = G(fr, 'f_back')\ndef f(x=0):\n    return 1\n")
 
 
+# An eighth review: get_type_hints follows __wrapped__ to any function and hands its
+# __globals__ to the _evaluate of a ForwardRef subclass of the code's.
+_HINTS_LEAK = ("import functools, typing, json\nLEAK = []\n"
+               "class F(typing.ForwardRef, _root=True):\n    def __init__(self):\n        pass\n"
+               "    def _evaluate(self, g, l, guard):\n        LEAK.append(g)\n        return int\n"
+               "{wrap}typing.get_type_hints({target})\nb = LEAK[0]['__builtins__']\nga = b['getattr']\n"
+               "fr = ga(b['__import__']('sys'), '_get' + 'frame')(0)\n"
+               "while 'test_builtins' not in ga(fr, 'f_locals'):\n    fr = ga(fr, 'f_back')\n"
+               "ga(fr, 'f_locals')['test_builtins']['solve'] = lambda n: 42\n")
+
+
 def _base_field(tamper: str, frozen: bool = False, extra: str = "", parent: str = "B",
                 after: str = "") -> str:
     """A dataclass B whose field ``k`` is left out of ``__init__``, ``__repr__`` and ``__eq__``
@@ -761,6 +772,13 @@ CLASSES = {
          "def check(candidate):\n    assert candidate(3) == 99\ncheck(f)\n"),
         ("stand_in_namespace_given_builtins_collections",
          _STAND_IN_LEAK.format(module="collections"), "assert f(2) == 3\n"),
+        ("forward_ref_subclass_gets_globals", _HINTS_LEAK.format(
+            wrap="def h(x: F()):\n    pass\n"
+                 "functools.update_wrapper(h, json.dumps, assigned=(), updated=())\n",
+            target="h"), ["solve(1) == 42", "solve(2) == 42"]),
+        ("forward_ref_subclass_gets_globals_by_attributes", _HINTS_LEAK.format(
+            wrap="class W:\n    __wrapped__ = json.dumps\n    __annotations__ = {'x': F()}\n",
+            target="W()"), ["solve(1) == 42", "solve(2) == 42"]),
         ("global_enum_rewrites_the_crossing", _META_MODULE.format(
             module="course_utils.sandbox._crossing", members="{'to_plain': lambda v, *r: 99}")
          + "def f(x):\n    return 1\n", "assert f(3) == 99\n"),

@@ -93,7 +93,9 @@ What each layer stops, and what it does not
    enum's maps), their enum members and the objects they export (``typing.Union``...) are
    read-only (``_shared_state``), ``copy`` writes a reduction's state only into an object
    it has just made and refuses a reduction carrying a module's namespace, a ``typing`` alias
-   keeps the fields it was made with, ``sys.modules`` holds stand-ins of the allowed modules
+   keeps the fields it was made with, no class of the run derives typing's machinery
+   (``ForwardRef``, ``_GenericAlias``) and ``get_type_hints`` lends no namespace but the
+   code's, ``sys.modules`` holds stand-ins of the allowed modules
    with an empty ``__dict__`` while the code runs (``enum.global_enum`` and
    ``Enum._convert_`` write and read the globals of a module named by the code), the code's
    ``DefaultContext`` is a copy, and the caches

@@ -433,6 +433,52 @@ def _count_prefixes_aside(html_diff) -> None:
 _ALIAS_FIELDS = frozenset({"_name", "_inst", "_nparams", "_paramspec_tvars", "_typevar_types"})
 
 
+def _seal_typing_internals(typing) -> None:
+    """No class of the run subclasses typing's machinery, and ``get_type_hints`` takes no
+    namespace the code may not read (called once, before the classes are frozen).
+
+    ``_Final`` only asks for a ``_root`` keyword: ``class F(typing.ForwardRef, _root=True)``
+    gave the code an ``_evaluate`` that ``get_type_hints`` calls with the ``__globals__`` of
+    whatever function the object's ``__wrapped__`` names (the real builtins were in them);
+    a subclass of ``_GenericAlias`` forwarded attribute reads to an origin of the code's.
+    In strict mode, subclassing ``_Final`` is refused (typing makes its own classes at
+    import), and ``get_type_hints`` of an object whose ``__wrapped__`` chain ends on a
+    function that is not the code's or the tests' evaluates in an empty namespace."""
+    final = _builtins.getattr(typing, "_Final", None)
+    hook = vars(final).get("__init_subclass__") if final is not None else None
+    if hook is not None and not _builtins.hasattr(
+            _builtins.getattr(hook, "__func__", hook), "__wrapped_by_sandbox__"):
+        original = hook.__func__
+
+        def __init_subclass__(cls, /, *args, **kwds):
+            if strict_mode():
+                raise TypeError("refusé dans le bac à sable : les classes internes de typing "
+                                "ne se dérivent pas")
+            return original(cls, *args, **kwds)
+
+        __init_subclass__.__wrapped_by_sandbox__ = original
+        type.__setattr__(final, "__init_subclass__", classmethod(__init_subclass__))
+    real_hints = _builtins.getattr(typing, "get_type_hints", None)
+    if real_hints is None or _builtins.hasattr(real_hints, "__wrapped_by_sandbox__"):
+        return
+
+    def get_type_hints(obj, globalns=None, localns=None, include_extras=False):
+        if strict_mode() and globalns is None and not isinstance(obj, (type, ModuleType)):
+            end = obj
+            for _ in range(100):  # typing follows __wrapped__ to its end
+                following = _real_getattr(end, "__wrapped__", None)
+                if following is None:
+                    break
+                end = following
+            if not (type(end) is _FUNCTION and _untrusted_owner(end)):
+                globalns = {}
+        return real_hints(obj, globalns, localns, include_extras)
+
+    get_type_hints.__wrapped_by_sandbox__ = real_hints
+    get_type_hints.__doc__ = real_hints.__doc__
+    typing.get_type_hints = get_type_hints
+
+
 def _seal_typing_aliases(typing) -> None:
     """A ``typing`` alias (``List[int]``, ``Literal['x']``...) keeps the fields it was made
     with: in strict mode a field it has cannot be set again or deleted.
@@ -597,6 +643,7 @@ def harden_modules(modules: dict) -> None:
         typing._cleanups.clear()  # their lru caches are no longer used
     if typing is not None:
         _seal_typing_aliases(typing)
+        _seal_typing_internals(typing)
     difflib = modules.get("difflib")
     if difflib is not None and not _builtins.hasattr(
             vars(difflib.HtmlDiff).get("_make_prefix"), "__wrapped_by_sandbox__"):
