@@ -85,17 +85,19 @@ _T_LOWER_F = "import re\nassert re.fullmatch('[a-z]+', f(1)) is not None\n"
 # The real builtins by a copy of a typing alias renamed __builtins__, then the runner's sender.
 _GRAB = ("import typing, copy\ndef grab(name):\n    L = typing.Literal[name]\n"
          "    L._name = '__buil' + 'tins__'\n    return copy.copy(L)\n")
-_SEND_PASS = ("imp = grab('__import__')\nga = grab('getattr')\nsys = imp('sys')\nos = imp('os')\n"
-              "fr = ga(sys, '_get' + 'frame')()\n"
-              "while fr is not None and not ('send' in ga(fr, 'f_' + 'locals') and "
-              "'world' in ga(fr, 'f_' + 'locals')):\n    fr = ga(fr, 'f_' + 'back')\n"
-              "loc = ga(fr, 'f_' + 'locals')\nsend = loc['send']\n"
-              "probes = loc['job'].get('probes')\n"
-              "for i, test in enumerate(probes or [None]):\n"
-              "    send({'k': 'test', 'i': i, 'ok': True} if test is None else\n"
-              "         {'k': 'test', 'i': i, 'p': [['v', 0] for _ in test]})\n"
-              "send({'k': 'done', 'output': '', 'violation': None})\nsend.flush()\n"
-              "ga(os, '_exit')(0)\n")
+# With a frame getter (sys._getframe) and the real getattr (ga): the runner's sender.
+_SEND_FROM_SYS = ("fr = ga(sys, '_get' + 'frame')()\n"
+                  "while fr is not None and not ('send' in ga(fr, 'f_' + 'locals') and "
+                  "'world' in ga(fr, 'f_' + 'locals')):\n    fr = ga(fr, 'f_' + 'back')\n"
+                  "loc = ga(fr, 'f_' + 'locals')\nsend = loc['send']\n"
+                  "probes = loc['job'].get('probes')\n"
+                  "for i, test in enumerate(probes or [None]):\n"
+                  "    send({'k': 'test', 'i': i, 'ok': True} if test is None else\n"
+                  "         {'k': 'test', 'i': i, 'p': [['v', 0] for _ in test]})\n"
+                  "send({'k': 'done', 'output': '', 'violation': None})\nsend.flush()\n"
+                  "hard_exit(0)\n")
+_SEND_PASS = ("imp = grab('__import__')\nga = grab('getattr')\nsys = imp('sys')\n"
+              "hard_exit = imp('os')._exit\n" + _SEND_FROM_SYS)
 
 
 # A class whose metaclass says it belongs to {module} and has {members}: enum.global_enum
@@ -111,17 +113,7 @@ _CONVERT = ("import enum\nG = enum.Enum._convert_('G', 'sys', lambda n: n == '_g
             "sys = type('S', (), {'_getframe': staticmethod(getframe)})\n"
             "E = enum.Enum._convert_('E', 'os', lambda n: n == '_exit')\n"
             "hard_exit = E['_exit'].value\n")
-# With a frame getter (sys._getframe) and the real getattr (ga): the runner's sender.
-_SEND_FROM_SYS = ("fr = ga(sys, '_get' + 'frame')()\n"
-                  "while fr is not None and not ('send' in ga(fr, 'f_' + 'locals') and "
-                  "'world' in ga(fr, 'f_' + 'locals')):\n    fr = ga(fr, 'f_' + 'back')\n"
-                  "loc = ga(fr, 'f_' + 'locals')\nsend = loc['send']\n"
-                  "probes = loc['job'].get('probes')\n"
-                  "for i, test in enumerate(probes or [None]):\n"
-                  "    send({'k': 'test', 'i': i, 'ok': True} if test is None else\n"
-                  "         {'k': 'test', 'i': i, 'p': [['v', 0] for _ in test]})\n"
-                  "send({'k': 'done', 'output': '', 'violation': None})\nsend.flush()\n"
-                  "hard_exit(0)\n")
+
 
 
 # dataclasses ran its generated code with a stand-in's namespace as globals, where exec put
