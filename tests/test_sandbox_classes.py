@@ -145,6 +145,41 @@ _HINTS_LEAK = ("import functools, typing, json\nLEAK = []\n"
                "ga(fr, 'f_locals')['test_builtins']['solve'] = lambda n: 42\n")
 
 
+# A ninth review: a __wrapped__ chain of 103 links ending on a runner's closure (print) went
+# past a check that walked 100, and an object posing as a ForwardRef through __class__ got
+# that closure's globals from get_type_hints.
+_WRAPPED_CHAIN = ('import typing, functools\n'
+                  'loot = {}\n'
+                  'def ev(self, g, l, r):\n'
+                  '    loot["g"] = g\n'
+                  '    return int\n'
+                  'Fake = type("Fake", (), {"__class__": property(lambda self: typing.ForwardRef),'
+                  ' "_evaluate": ev})\n'
+                  'def mk():\n'
+                  '    def f(x: Fake()): pass\n'
+                  '    return f\n'
+                  'chain = [mk() for _ in range(103)]\n'
+                  'for a, b in zip(chain, chain[1:]):\n'
+                  '    functools.update_wrapper(a, b, assigned=(), updated=())\n'
+                  'functools.update_wrapper(chain[-1], print, assigned=(), updated=())\n'
+                  'typing.get_type_hints(chain[0])\n'
+                  'g = loot["g"]\n'
+                  'B = g["__builtins__"]\n'
+                  'rget = B["getattr"]\n'
+                  'fr = rget(g["sys"], "_getframe")()\n'
+                  'while fr is not None:\n'
+                  '    loc = rget(fr, "f_locals")\n'
+                  '    if "world" in loc and "send" in loc:\n'
+                  '        tb = loc["world"].test_builtins\n'
+                  '        tb["__sandbox_compare__"] = lambda *a: True\n'
+                  '        tb["__sandbox_truth__"] = lambda *a: True\n'
+                  '        print("patched test builtins")\n'
+                  '        break\n'
+                  '    fr = rget(fr, "f_back")\n'
+                  'def solve(x):\n'
+                  '    return 0\n')
+
+
 def _base_field(tamper: str, frozen: bool = False, extra: str = "", parent: str = "B",
                 after: str = "") -> str:
     """A dataclass B whose field ``k`` is left out of ``__init__``, ``__repr__`` and ``__eq__``
@@ -771,6 +806,8 @@ CLASSES = {
         ("forward_ref_subclass_gets_globals_by_attributes", _HINTS_LEAK.format(
             wrap="class W:\n    __wrapped__ = json.dumps\n    __annotations__ = {'x': F()}\n",
             target="W()"), ["solve(1) == 42", "solve(2) == 42"]),
+        ("wrapped_chain_longer_than_the_check", _WRAPPED_CHAIN,
+         "assert solve(2) == 5\nassert solve(3) == 7\n"),
         ("global_enum_rewrites_the_crossing", _META_MODULE.format(
             module="course_utils.sandbox._crossing", members="{'to_plain': lambda v, *r: 99}")
          + "def f(x):\n    return 1\n", "assert f(3) == 99\n"),

@@ -463,15 +463,20 @@ def _seal_typing_internals(typing) -> None:
         return
 
     def get_type_hints(obj, globalns=None, localns=None, include_extras=False):
-        if strict_mode() and globalns is None and not isinstance(obj, (type, ModuleType)):
-            end = obj
-            for _ in range(100):  # typing follows __wrapped__ to its end
+        if strict_mode() and globalns is None and not (
+                issubclass(type(obj), type) or type(obj) is ModuleType):
+            # typing would walk __wrapped__ to its end and take that object's __globals__
+            # with the real getattr: the namespace is chosen here, and handed over, so that
+            # typing walks nothing (a function of the run lends its globals; else none).
+            end, seen = obj, set()
+            while len(seen) < 10_000:
                 following = _real_getattr(end, "__wrapped__", None)
-                if following is None:
+                if following is None or id(following) in seen:
                     break
+                seen.add(id(following))
                 end = following
-            if not (type(end) is _FUNCTION and _untrusted_owner(end)):
-                globalns = {}
+            own = type(end) is _FUNCTION and _untrusted_owner(end) and len(seen) < 10_000
+            globalns = end.__globals__ if own else {}
         return real_hints(obj, globalns, localns, include_extras)
 
     get_type_hints.__wrapped_by_sandbox__ = real_hints
