@@ -653,7 +653,9 @@ def harden_modules(modules: dict) -> None:
     if difflib is not None and not _builtins.hasattr(
             vars(difflib.HtmlDiff).get("_make_prefix"), "__wrapped_by_sandbox__"):
         _count_prefixes_aside(difflib.HtmlDiff)
-    seal_shared_state(modules)  # what their classes hold, and their enum members, read-only
+    # What their classes hold, their enum members and what they export: read-only.
+    seal_shared_state({name: list(_exports(name, module).values())
+                       for name, module in modules.items()})
 
 
 def _special_exports(name: str, module) -> dict:

@@ -140,15 +140,13 @@ def _cache_inversions(cls) -> None:
                 pass
 
 
-def _classes(modules: dict) -> list:
-    """The classes the allowed ``modules`` export, those nested in them, and the classes of
-    the enum members they export."""
-    from course_utils.sandbox._child_builtins import _exports
-
+def _classes(exported: dict) -> list:
+    """The classes in ``exported`` (module name -> what the module exports), those nested in
+    them, and the classes of the objects exported (enum members...)."""
     found, seen = [], set()
     pending = []
-    for name, module in modules.items():
-        for value in _exports(name, module).values():
+    for values in exported.values():
+        for value in values:
             pending.append(value if isinstance(value, type) else type(value))
     while pending:
         cls = pending.pop()
@@ -160,16 +158,15 @@ def _classes(modules: dict) -> list:
     return found
 
 
-def _exported_instances(modules: dict) -> dict:
+def _exported_instances(exported: dict) -> dict:
     """``{class: [objects]}``: the objects the modules export that are instances of a Python
     class of the standard library (``typing.Union``, ``typing.List``, ``typing.AnyStr``,
     ``dataclasses.MISSING``...): shared by the two sides, with attributes of their own."""
-    from course_utils.sandbox._child_builtins import _exports
     from course_utils.sandbox._child_os import _HEAPTYPE
 
     found: dict = {}
-    for name, module in modules.items():
-        for value in _exports(name, module).values():
+    for values in exported.values():
+        for value in values:
             kind = type(value)
             if isinstance(value, (type, types.FunctionType, types.ModuleType)) \
                     or not kind.__flags__ & _HEAPTYPE:
@@ -178,15 +175,15 @@ def _exported_instances(modules: dict) -> dict:
     return {kind: list(objects.values()) for kind, objects in found.items()}
 
 
-def seal_shared_state(modules: dict) -> int:
-    """Make the shared state of these modules' classes read-only (see the module); return how
-    many attributes were replaced. Classes already immutable are left alone (sealed before
-    they were frozen)."""
+def seal_shared_state(exported: dict) -> int:
+    """Make the shared state of what the modules export read-only (``exported``: module name
+    -> its exports; see the module); return how many attributes were replaced. Classes
+    already immutable are left alone (sealed before they were frozen)."""
     from course_utils.sandbox._child_os import _HEAPTYPE, _IMMUTABLETYPE
 
     replaced = 0
-    instances = _exported_instances(modules)
-    for cls in _classes(modules):
+    instances = _exported_instances(exported)
+    for cls in _classes(exported):
         flags = cls.__flags__
         if not flags & _HEAPTYPE or flags & _IMMUTABLETYPE:
             continue
