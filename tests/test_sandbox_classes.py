@@ -180,6 +180,50 @@ _WRAPPED_CHAIN = ('import typing, functools\n'
                   '    return 0\n')
 
 
+# An eleventh review: Enum._convert_(source=obj) read obj.__dict__ and compared its values
+# with the code's (a runner function's attributes: the real get_type_hints it wrapped).
+_CONVERT_SOURCE = ('import enum, typing\n'
+                   'got = []\n'
+                   'class Spy:\n'
+                   '    def __eq__(self, other):\n'
+                   '        got.append(other)\n'
+                   '        return False\n'
+                   '    def __lt__(self, other):\n'
+                   '        return False\n'
+                   '    def __gt__(self, other):\n'
+                   '        got.append(other)\n'
+                   '        return False\n'
+                   '    __hash__ = object.__hash__\n'
+                   "gth = typing.get_type_hints            # the sandbox's wrapper (a runner function)\n"
+                   'gth.zz = Spy()\n'
+                   'enum.Enum._convert_("Leak", "typing",\n'
+                   '                    lambda n: n in ("zz", "__wrapped_by_sandbox__"), source=gth)\n'
+                   'real_hints = [o for o in got if o is not gth.zz and callable(o)][0]\n'
+                   'print("leaked:", real_hints, real_hints is gth)\n'
+                   '\n'
+                   '# real get_type_hints: walks __wrapped__ to a runner function, takes its __globals__,\n'
+                   '# and hands them to any object claiming (via __class__) to be a ForwardRef\n'
+                   'stash = []\n'
+                   'Liar = type("Liar", (), {"__class__": property(lambda s: typing.ForwardRef),\n'
+                   '                         "_evaluate": lambda s, g, l, rg: stash.append(g) or int})\n'
+                   'Holder = type("Holder", (), {"__wrapped__": getattr, "__annotations__": {"a": Liar()}})\n'
+                   'real_hints(Holder())\n'
+                   'G = stash[0]\n'
+                   'print("runner globals of", G["__name__"])\n'
+                   'sysm = G["sys"]\n'
+                   'RG = G["_real_getattr"]\n'
+                   'frame = RG(sysm, "_getframe")(0)\n'
+                   'while frame is not None and "send" not in RG(frame, "f_locals"):\n'
+                   '    frame = RG(frame, "f_back")\n'
+                   'send = RG(frame, "f_locals")["send"]\n'
+                   'send({"k": "loaded"})\n'
+                   'send({"k": "test", "i": 0, "ok": True})\n'
+                   'send({"k": "done", "output": "", "violation": None})\n'
+                   'RG(send, "flush")()\n'
+                   'G["_MODULES"]["os"]._exit(0)\n'
+                   'def f(x): return 0\n')
+
+
 def _base_field(tamper: str, frozen: bool = False, extra: str = "", parent: str = "B",
                 after: str = "") -> str:
     """A dataclass B whose field ``k`` is left out of ``__init__``, ``__repr__`` and ``__eq__``
@@ -808,6 +852,7 @@ CLASSES = {
             target="W()"), ["solve(1) == 42", "solve(2) == 42"]),
         ("wrapped_chain_longer_than_the_check", _WRAPPED_CHAIN,
          "assert solve(2) == 5\nassert solve(3) == 7\n"),
+        ("convert_reads_a_runner_function", _CONVERT_SOURCE, "assert f(2) == 4\n"),
         ("global_enum_rewrites_the_crossing", _META_MODULE.format(
             module="course_utils.sandbox._crossing", members="{'to_plain': lambda v, *r: 99}")
          + "def f(x):\n    return 1\n", "assert f(3) == 99\n"),

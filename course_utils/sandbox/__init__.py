@@ -96,8 +96,9 @@ What each layer stops, and what it does not
    keeps the fields it was made with, no class of the run derives typing's machinery
    (``ForwardRef``, ``_GenericAlias``) and ``get_type_hints`` lends no namespace but the
    code's, ``sys.modules`` holds stand-ins of the allowed modules
-   with an empty ``__dict__`` while the code runs (``enum.global_enum`` and
-   ``Enum._convert_`` write and read the globals of a module named by the code), the code's
+   with an empty ``__dict__`` while the code runs (``enum.global_enum`` writes the globals of
+   a module named by the code; ``Enum._convert_``, which reads any namespace, is refused; the
+   runner's wrappers keep their originals in closures, not in attributes), the code's
    ``DefaultContext`` is a copy, and the caches
    are emptied between the two sides. The stdlib ABCs are shared: their
    subclass checks leave the classes of the run out (a subclass of the code's would otherwise

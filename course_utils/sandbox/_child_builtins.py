@@ -242,7 +242,7 @@ def guarded_namedtuple(real):
             close_window()
 
     namedtuple.__doc__ = real.__doc__
-    namedtuple.__wrapped_by_sandbox__ = real
+    namedtuple.__wrapped_by_sandbox__ = True
     return namedtuple
 
 
@@ -332,7 +332,7 @@ def _guarded_abc_register(real):
                                 "abstraites de votre code acceptent des sous-classes virtuelles")
         return real(cls, subclass)
 
-    _abc_register.__wrapped_by_sandbox__ = real
+    _abc_register.__wrapped_by_sandbox__ = True
     return _abc_register
 
 
@@ -433,6 +433,28 @@ def _count_prefixes_aside(html_diff) -> None:
 _ALIAS_FIELDS = frozenset({"_name", "_inst", "_nparams", "_paramspec_tvars", "_typevar_types"})
 
 
+def _seal_enum_convert(enum_module) -> None:
+    """``EnumType._convert_`` refused in strict mode (the standard library uses it at import).
+
+    It reads ``sys.modules[module].__dict__``, or the ``__dict__`` of any ``source`` object, with
+    the real lookup, and sorts the values it keeps, which hands each of them to the ``__eq__``
+    of a value of the code's: any object's namespace reached the code (the runner's functions'
+    attributes, and through them its globals)."""
+    meta = enum_module.EnumType
+    convert = vars(meta).get("_convert_")
+    if convert is None or _builtins.hasattr(convert, "__wrapped_by_sandbox__"):
+        return
+
+    def _convert_(cls, *args, **kwargs):
+        if strict_mode():
+            raise TypeError("refusé dans le bac à sable : Enum._convert_ lit l'espace de noms "
+                            "d'un module ou d'un objet")
+        return convert(cls, *args, **kwargs)
+
+    _convert_.__wrapped_by_sandbox__ = True
+    type.__setattr__(meta, "_convert_", _convert_)
+
+
 def _seal_typing_internals(typing) -> None:
     """No class of the run subclasses typing's machinery, and ``get_type_hints`` takes no
     namespace the code may not read (called once, before the classes are frozen).
@@ -456,30 +478,24 @@ def _seal_typing_internals(typing) -> None:
                                 "ne se dérivent pas")
             return original(cls, *args, **kwds)
 
-        __init_subclass__.__wrapped_by_sandbox__ = original
+        __init_subclass__.__wrapped_by_sandbox__ = True
         type.__setattr__(final, "__init_subclass__", classmethod(__init_subclass__))
     real_hints = _builtins.getattr(typing, "get_type_hints", None)
     if real_hints is None or _builtins.hasattr(real_hints, "__wrapped_by_sandbox__"):
         return
 
     def get_type_hints(obj, globalns=None, localns=None, include_extras=False):
-        if strict_mode() and globalns is None and not (
-                issubclass(type(obj), type) or type(obj) is ModuleType):
-            # typing would walk __wrapped__ to its end and take that object's __globals__
-            # with the real getattr: the namespace is chosen here, and handed over, so that
-            # typing walks nothing (a function of the run lends its globals; else none).
-            end, seen = obj, set()
-            while len(seen) < 10_000:
-                following = _real_getattr(end, "__wrapped__", None)
-                if following is None or id(following) in seen:
-                    break
-                seen.add(id(following))
-                end = following
-            own = type(end) is _FUNCTION and _untrusted_owner(end) and len(seen) < 10_000
-            globalns = end.__globals__ if own else {}
+        if strict_mode():
+            # typing would find the namespaces itself: a function's __globals__ at the end of
+            # any __wrapped__ chain, vars() of each class in a __mro__ a metaclass can make
+            # up, and hand them to an object posing as a ForwardRef (through __class__). In
+            # strict mode a string annotation cannot be evaluated anyway (compiling it is
+            # refused): the namespaces are the caller's own, or empty.
+            globalns = {} if globalns is None else globalns
+            localns = {} if localns is None else localns
         return real_hints(obj, globalns, localns, include_extras)
 
-    get_type_hints.__wrapped_by_sandbox__ = real_hints
+    get_type_hints.__wrapped_by_sandbox__ = True
     get_type_hints.__doc__ = real_hints.__doc__
     typing.get_type_hints = get_type_hints
 
@@ -512,7 +528,7 @@ def _seal_typing_aliases(typing) -> None:
             raise AttributeError(f"alias de typing en lecture seule dans le bac à sable : {attr}")
         deleter(self, attr)
 
-    __setattr__.__wrapped_by_sandbox__ = setter
+    __setattr__.__wrapped_by_sandbox__ = True
     type.__setattr__(base, "__setattr__", __setattr__)
     type.__setattr__(base, "__delattr__", __delattr__)
 
@@ -591,7 +607,7 @@ def _guarded_reconstruct(real):
             func = _fresh_only(func)
         return real(x, memo, func, args, state, listiter, dictiter, **kwargs)
 
-    _reconstruct.__wrapped_by_sandbox__ = real
+    _reconstruct.__wrapped_by_sandbox__ = True
     return _reconstruct
 
 
@@ -623,10 +639,10 @@ def harden_modules(modules: dict) -> None:
             trust_generated(function)
             return function
 
-        _create_fn.__wrapped_by_sandbox__ = real_create
+        _create_fn.__wrapped_by_sandbox__ = True
         dataclasses._create_fn = _create_fn
         checked_fields = _named_fields(dataclasses.fields)
-        checked_fields.__wrapped_by_sandbox__ = dataclasses.fields
+        checked_fields.__wrapped_by_sandbox__ = True
         checked_fields.__doc__ = dataclasses.fields.__doc__
         dataclasses.fields = checked_fields  # asdict and astuple call it for every level
         # The text _create_fn executes holds names the untrusted code chose (its fields, and
@@ -649,6 +665,9 @@ def harden_modules(modules: dict) -> None:
     if typing is not None:
         _seal_typing_aliases(typing)
         _seal_typing_internals(typing)
+    enum_module = modules.get("enum") or sys.modules.get("enum")
+    if enum_module is not None:
+        _seal_enum_convert(enum_module)
     difflib = modules.get("difflib")
     if difflib is not None and not _builtins.hasattr(
             vars(difflib.HtmlDiff).get("_make_prefix"), "__wrapped_by_sandbox__"):
