@@ -224,6 +224,33 @@ _CONVERT_SOURCE = ('import enum, typing\n'
                    'def f(x): return 0\n')
 
 
+# A twelfth review: dataclasses.replace read __dataclass_fields__ again after the check (a
+# property answered differently) and read a renamed Field with the real getattr.
+_REPLACE_TWICE = ('import dataclasses\n'
+                  '@dataclasses.dataclass\n'
+                  'class D:\n'
+                  '    x: int = 0\n'
+                  'real = dataclasses.fields(D)[0]\n'
+                  'calls = [0]\n'
+                  'class E(Exception):\n'
+                  '    def fget(self):\n'
+                  '        calls[0] += 1\n'
+                  '        if calls[0] == 1:\n'
+                  '            return {}\n'
+                  '        real.name = "__traceback__"\n'
+                  '        return {"__traceback__": real}\n'
+                  '    __dataclass_fields__ = property(fget)\n'
+                  '    def __init__(self, **kw):\n'
+                  '        self.kw = kw\n'
+                  'def f(n):\n'
+                  '    try:\n'
+                  '        raise E()\n'
+                  '    except E as e:\n'
+                  '        out = dataclasses.replace(e)\n'
+                  '    tb = out.kw["__traceback__"]\n'
+                  '    return type(tb).__name__\n')
+
+
 def _base_field(tamper: str, frozen: bool = False, extra: str = "", parent: str = "B",
                 after: str = "") -> str:
     """A dataclass B whose field ``k`` is left out of ``__init__``, ``__repr__`` and ``__eq__``
@@ -853,6 +880,7 @@ CLASSES = {
         ("wrapped_chain_longer_than_the_check", _WRAPPED_CHAIN,
          "assert solve(2) == 5\nassert solve(3) == 7\n"),
         ("convert_reads_a_runner_function", _CONVERT_SOURCE, "assert f(2) == 4\n"),
+        ("replace_reads_the_fields_twice", _REPLACE_TWICE, ["f(1) == 'traceback'"]),
         ("global_enum_rewrites_the_crossing", _META_MODULE.format(
             module="course_utils.sandbox._crossing", members="{'to_plain': lambda v, *r: 99}")
          + "def f(x):\n    return 1\n", "assert f(3) == 99\n"),

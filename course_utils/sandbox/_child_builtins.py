@@ -282,28 +282,89 @@ def _dataclass_wrappers(module):
     return dataclass, make_dataclass
 
 
-def _named_fields(fields_of):
-    """``fields_of(obj)`` (``dataclasses``' own lookup of the Field objects), refusing a field
-    whose name the static check would refuse: ``replace``, ``asdict`` and ``astuple`` read
-    each field with the real ``getattr`` under its name, and a Field can be renamed."""
+def _field_name_problem(field, field_class) -> str | None:
+    """Why ``field`` cannot be read by name for the code (None: it can)."""
+    if type(field) is not field_class:  # an object posing as a Field, its name a property
+        return f"{_shown(field)} au lieu d'un Field"
+    name = field_class.name.__get__(field)
+    if type(name) is not str or attribute_refusal(name):
+        return _shown(name)
+    return None
+
+
+def _named_fields(fields_of, field_class):
+    """``fields_of(obj)`` (``dataclasses``' own lookup of the Field objects), refusing what is
+    not a real Field, or a Field whose name the static check would refuse: ``asdict`` and
+    ``astuple`` read each field with the real ``getattr`` under its name (a Field's name is
+    fixed once set, see :func:`_seal_field_names`)."""
     def checked(obj):
         found = fields_of(obj)
         for field in found:
-            name = _real_getattr(field, "name", None)
-            if type(name) is not str or attribute_refusal(name):
-                raise TypeError(f"dataclass : champ refusé dans le bac à sable ({_shown(name)})")
+            problem = _field_name_problem(field, field_class)
+            if problem is not None:
+                raise TypeError(f"dataclass : champ refusé dans le bac à sable ({problem})")
         return found
 
     return checked
 
 
-def _guarded_replace(real, fields_checked):
+def _guarded_replace(real, module):
+    """``dataclasses.replace`` written out over one reading of the fields: the real one reads
+    ``__dataclass_fields__`` again (a property of the code's can answer differently after a
+    check) and each field with the real ``getattr``; here each name is checked where it is
+    used, and read with the sandbox's ``getattr``."""
+    field_class, classvar, initvar = module.Field, module._FIELD_CLASSVAR, module._FIELD_INITVAR
+    missing = module.MISSING
+
     def replace(obj, /, **changes):
-        fields_checked(obj)
-        return real(obj, **changes)
+        table = _real_getattr(type(obj), "__dataclass_fields__", None)
+        if type(table) is not dict:
+            raise TypeError("replace() should be called on dataclass instances")
+        for field in list(table.values()):
+            problem = _field_name_problem(field, field_class)
+            if problem is not None:
+                raise TypeError(f"dataclass : champ refusé dans le bac à sable ({problem})")
+            name = field.name
+            if field._field_type is classvar:
+                continue
+            if not field.init:
+                if name in changes:
+                    raise ValueError(f"field {name} is declared with init=False, it cannot be "
+                                     "specified with replace()")
+                continue
+            if name not in changes:
+                if field._field_type is initvar and field.default is missing:
+                    raise ValueError(f"InitVar {name!r} must be specified with replace()")
+                changes[name] = getattr(obj, name)  # the sandbox's getattr: checked again
+        return type(obj)(**changes)
 
     replace.__doc__ = real.__doc__
     return replace
+
+
+def _seal_field_names(field_class) -> None:
+    """A ``dataclasses.Field`` is named once (``None`` until dataclasses names it), with a name
+    the static check allows: renamed later, ``asdict`` or ``replace`` would read any attribute
+    under it with the real ``getattr``."""
+    member = field_class.name
+    setter = field_class.__setattr__
+    if _builtins.hasattr(setter, "__wrapped_by_sandbox__"):
+        return
+
+    def __setattr__(self, attr, value):
+        if attr == "name" and strict_mode():
+            try:
+                current = member.__get__(self)
+            except AttributeError:
+                current = None
+            if type(current) is str:
+                raise AttributeError("champ de dataclass déjà nommé dans le bac à sable")
+            if value is not None and (type(value) is not str or attribute_refusal(value)):
+                raise AttributeError(f"nom de champ refusé dans le bac à sable : {_shown(value)}")
+        setter(self, attr, value)
+
+    __setattr__.__wrapped_by_sandbox__ = True
+    type.__setattr__(field_class, "__setattr__", __setattr__)
 
 
 def _generated_exec(source, globals=None, locals=None, /):
@@ -641,7 +702,8 @@ def harden_modules(modules: dict) -> None:
 
         _create_fn.__wrapped_by_sandbox__ = True
         dataclasses._create_fn = _create_fn
-        checked_fields = _named_fields(dataclasses.fields)
+        _seal_field_names(dataclasses.Field)
+        checked_fields = _named_fields(dataclasses.fields, dataclasses.Field)
         checked_fields.__wrapped_by_sandbox__ = True
         checked_fields.__doc__ = dataclasses.fields.__doc__
         dataclasses.fields = checked_fields  # asdict and astuple call it for every level
@@ -684,7 +746,7 @@ def _special_exports(name: str, module) -> dict:
     if name == "dataclasses":
         dataclass, make_dataclass = _dataclass_wrappers(module)
         return {"dataclass": dataclass, "make_dataclass": make_dataclass,
-                "replace": _guarded_replace(module.replace, module.fields)}
+                "replace": _guarded_replace(module.replace, module)}
     if name == "decimal":
         # The C module makes every new Context from the real DefaultContext: the code gets a
         # copy, so that it cannot change the defaults of the tests' contexts.
