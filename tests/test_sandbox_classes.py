@@ -265,6 +265,31 @@ def _base_field(tamper: str, frozen: bool = False, extra: str = "", parent: str 
             f"        y: int = 0\n        {extra}\nexcept Exception:\n    pass\n" + after)
 
 
+# Seeds the code's generator until the next five normal draws are all positive: tests that
+# draw their inputs from it would then pass an identity function as abs.
+_STEER = ("import random\ns = 0\nwhile True:\n    random.seed(s)\n"
+          "    if all(random.gauss(0, 1) > 0 for _ in range(5)):\n        break\n    s += 1\n"
+          "random.seed(s)\n")
+_STEER_BY_DRAWS = ("import random\nwhile True:\n    state = random.getstate()\n"
+                   "    if all(random.gauss(0, 1) > 0 for _ in range(5)):\n"
+                   "        random.setstate(state)\n        break\n")
+_SAMPLES = ("from statistics import NormalDist\ndef check(candidate):\n"
+            "    for x in NormalDist(0, 1).samples(5):\n        assert candidate(x) == abs(x)\n"
+            "check(absolute)\n")
+# A metaclass whose mro() leaves BaseException out: `except BaseException` does not match
+# the class, `except ValueError` does.
+_NO_BASE = ("class M(type):\n    def mro(cls):\n        return [cls, ValueError, Exception, object]\n"
+            "class E(ValueError, metaclass=M):\n    pass\n")
+_KEEP_CONTEXT = ("import decimal\nmine = decimal.getcontext()\ndef racine(x):\n"
+                 "    if x < 0:\n        raise E('négatif')\n"
+                 "    decimal.setcontext(decimal.Context())\n    mine.prec = 3\n"
+                 "    return str(decimal.Decimal(x).sqrt(context=mine))\n")
+_T_RACINE = ("import decimal\ntry:\n    racine(-1)\nexcept ValueError:\n    pass\n"
+             "else:\n    assert False\nassert racine(2) == str(decimal.Decimal(2).sqrt())\n")
+_T_EXPECTS_RAISE = ("try:\n    racine(-1)\nexcept Exception:\n    pass\nelse:\n"
+                    "    assert False, 'racine(-1) doit lever une exception'\n")
+
+
 CLASSES = {
     # Values compared by exact type: a class whose metaclass says it equals int, str... never
     # passes for plain data, at any depth, in expressions or programs.
@@ -885,6 +910,111 @@ CLASSES = {
             module="course_utils.sandbox._crossing", members="{'to_plain': lambda v, *r: 99}")
          + "def f(x):\n    return 1\n", "assert f(3) == 99\n"),
     ],
+    # The standard library draws from the module-level generator on the tests' behalf
+    # (statistics.NormalDist.samples calls random.gauss): on the tests' turn it must be theirs,
+    # which the code can neither seed nor steer.
+    "shared_generator": [
+        ("normal_samples_seeded", _STEER + "def absolute(x):\n    return x\n", _SAMPLES),
+        ("normal_samples_steered_by_draws", _STEER_BY_DRAWS + "def absolute(x):\n    return x\n",
+         _SAMPLES),
+        ("normal_samples_expression", _STEER + "import statistics\n"
+         "def absolute(x):\n    return x\n",
+         ["all(absolute(x) == abs(x) for x in statistics.NormalDist(0, 1).samples(5))"]),
+        ("normal_samples_seeded_in_a_call", "import random\n"
+         "def prepare():\n" + "".join("    " + line + "\n" for line in _STEER.splitlines()[1:])
+         + "def absolute(x):\n    return x\n", "prepare()\n" + _SAMPLES),
+        ("normal_samples_of_a_subclass", _STEER + "def absolute(x):\n    return x\n",
+         "from statistics import NormalDist\nclass N(NormalDist):\n    pass\n"
+         "def check(candidate):\n    for x in N(0, 1).samples(5):\n"
+         "        assert candidate(x) == abs(x)\ncheck(absolute)\n"),
+    ],
+    # An initialiser called again rewrites an object in place: a property of a module's class
+    # (Fraction.numerator), an enum's value map. They are shared with the tests.
+    "reinitialised_shared_objects": [
+        ("property_of_fraction", "from fractions import Fraction\n"
+         "Fraction.numerator.__init__(lambda self: 0)\n"
+         "Fraction.denominator.__init__(lambda self: 1)\n"
+         "def add_fractions(a, b, c, d):\n    return (0, 1)\n",
+         "from fractions import Fraction\ndef check(candidate):\n"
+         "    for a, b, c, d in [(1, 2, 1, 3), (2, 4, 1, 4)]:\n"
+         "        q = Fraction(a, b) + Fraction(c, d)\n"
+         "        assert candidate(a, b, c, d) == (q.numerator, q.denominator)\n"
+         "check(add_fractions)\n"),
+        ("property_unbound_by_its_class", "from fractions import Fraction\n"
+         "prop = Fraction.numerator\ntype(prop).__init__(prop, lambda self: 99)\n",
+         "from fractions import Fraction\nassert Fraction(1, 3).numerator == 99\n"),
+        ("property_by_getattr", "from fractions import Fraction\n"
+         "getattr(Fraction.numerator, '__init__')(lambda self: 99)\n",
+         "from fractions import Fraction\nassert Fraction(1, 3).numerator == 99\n"),
+        ("property_by_a_subclass_initialiser", "from fractions import Fraction\n"
+         "class P(property):\n    pass\nP.__init__(Fraction.numerator, lambda self: 99)\n",
+         "from fractions import Fraction\nassert Fraction(1, 3).numerator == 99\n"),
+        ("property_by_a_reduction", "import copy\nfrom fractions import Fraction\n"
+         "prop = Fraction.numerator\nclass R:\n    def __reduce__(self):\n"
+         "        return (type(prop).__init__, (prop, lambda self: 99))\ncopy.copy(R())\n",
+         "from fractions import Fraction\nassert Fraction(1, 3).numerator == 99\n"),
+        ("property_reads_the_tests_context", "import decimal\n"
+         "from statistics import NormalDist\ndef sneaky(self):\n"
+         "    decimal.getcontext().prec = 2\n    return 0.0\n"
+         "NormalDist.mean.__init__(sneaky)\ndef third():\n    return 0.33\n",
+         "from decimal import Decimal\nfrom statistics import NormalDist\n"
+         "NormalDist(5, 1).mean\nassert third() == float(Decimal(1) / Decimal(3))\n"),
+        ("enum_value_map_swapped", "import re\ntable = re.RegexFlag._value2member_map_\n"
+         "entries = dict(table.items())\nentries[re.A.value | re.M.value] = re.IGNORECASE\n"
+         "table.__init__(entries)\ndef lower(s):\n    return s\n",
+         "import re\ndef check(candidate):\n"
+         "    assert re.fullmatch('[a-z]+', candidate('HELLO'), re.A | re.M) is not None\n"
+         "check(lower)\n"),
+    ],
+    # An exception whose class's mro() leaves BaseException out, or raised while the code's
+    # exception is converted: it must still be caught, converted, and the tests' state put
+    # back (their decimal context, the emptied caches, their cut-short asserts judged).
+    "exceptions_past_the_handler": [
+        ("mro_keeps_the_decimal_context", _NO_BASE + _KEEP_CONTEXT, _T_RACINE),
+        ("mro_keeps_the_regex_cache", _Z_KEY + _NO_BASE + "def slug(s):\n    if not s:\n"
+         "        re.compile('[a-z-]+', Z(re.IGNORECASE))\n        raise E('vide')\n"
+         "    return s.replace(' ', '-')\n",
+         "import re\ns = slug('Hello World')\ntry:\n    slug('')\nexcept ValueError:\n"
+         "    pass\nelse:\n    assert False\nassert re.fullmatch('[a-z-]+', s) is not None\n"),
+        ("mro_hides_cut_short_asserts", "class Z:\n    pass\n" + _NO_BASE
+         + "def appliquer(f, xs):\n    for _ in xs:\n        try:\n            f(Z())\n"
+         "        except Exception:\n            pass\n    raise E('fin')\n",
+         "appels = []\ndef double(x):\n    appels.append(x)\n    assert x in (1, 2, 3)\n"
+         "    return 2 * x\ntry:\n    appliquer(double, [1, 2, 3])\nexcept ValueError:\n"
+         "    pass\nassert len(appels) == 3\n"),
+        ("conversion_raises_the_codes_exception", "import collections\n" + _KEEP_CONTEXT.replace(
+            "raise E('négatif')", "n[0] = 0\n        raise ValueError(collections.OrderedDict("
+            "[(K('a'), 1)]))") + "n = [0]\nclass Lie(ValueError):\n    pass\n"
+         "class K(str):\n    def __hash__(self):\n        n[0] += 1\n"
+         "        if n[0] > 1:\n            raise Lie('négatif')\n"
+         "        return str.__hash__(self)\n", _T_RACINE),
+        ("conversion_raises_past_the_handler", "import collections\n" + _NO_BASE
+         + _KEEP_CONTEXT.replace(
+            "raise E('négatif')", "n[0] = 0\n        raise ValueError(collections.OrderedDict("
+            "[(K('a'), 1)]))") + "n = [0]\n"
+         "class K(str):\n    def __hash__(self):\n        n[0] += 1\n"
+         "        if n[0] > 1:\n            raise E('négatif')\n"
+         "        return str.__hash__(self)\n", _T_RACINE),
+    ],
+    # The sandbox refuses what cannot cross (an object returned, a class, one of the tests'
+    # objects): a test that expects an exception must not pass on that refusal.
+    "caught_refusals": [
+        ("object_returned", "def racine(x):\n    return object()\n", _T_EXPECTS_RAISE),
+        ("class_returned", "def racine(x):\n    class R:\n        pass\n    return R\n",
+         _T_EXPECTS_RAISE),
+        ("generator_returned", "def racine(x):\n    return (i for i in range(3))\n",
+         _T_EXPECTS_RAISE),
+        ("stand_in_used", "class R:\n    pass\nr = R()\ndef racine(x):\n    return 2.0\n",
+         "try:\n    r.value\nexcept Exception:\n    pass\nelse:\n    assert False\n"
+         "assert racine(4) == 2.0\n"),
+        ("tests_object_refused", "def racine(p):\n    return 1.0\n",
+         "class P:\n    pass\ntry:\n    racine(P())\nexcept Exception:\n    pass\n"
+         "else:\n    assert False\n"),
+        ("stand_in_in_a_callback", "class R:\n    pass\ndef appliquer(f):\n    try:\n"
+         "        f(R())\n    except Exception:\n        pass\n    return 3\n",
+         "vus = []\ndef garder(x):\n    vus.append(x + 1)\n    return x\n"
+         "assert appliquer(garder) == 3\n"),
+    ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
     # or while the subclass is being processed), objects posing as Fields, str subclasses. The
@@ -909,6 +1039,8 @@ CLASSES = {
             parent="A0"), FORGED),
     ],
 }
+
+
 
 PAYLOADS = [(family, *payload) for family, payloads in CLASSES.items() for payload in payloads]
 
@@ -1025,11 +1157,17 @@ def test_enums_flags_and_textwrap_still_work_once_sealed(sandbox):
 
 def test_a_callback_gets_the_codes_functions_wrapped_and_its_objects_hidden(sandbox):
     code = ("class Node:\n    pass\ndef square(x):\n    return x * x\n"
-            "def give(g):\n    return [g(square), g(Node())]\n")
+            "def give(g):\n    return [g(square)]\ndef give_node(g):\n    return g(Node())\n")
     tests = ("def use(v):\n    try:\n        return v(7)\n    except Exception as e:\n"
-             "        return str(e)[:24]\nassert give(use) == [49, \"un argument donné par le\"]\n")
+             "        return str(e)[:24]\nassert give(use) == [49]\n")
     result = sandbox.run(code, tests)
     assert result.ok, result
+    # The code's object arrives hidden: using it is refused, and a refusal the tests catch
+    # still fails the program (the value could not cross: nothing was checked).
+    result = sandbox.run(code, tests + "assert give_node(use) == 'un argument donné par le'\n")
+    assert not result.ok
+    assert "un argument donné par le code" in result.failures[0].reason
+    assert "intercepté par les tests" in result.failures[0].reason
 
 
 # The code recurses to the limit, then calls the tests' function a few frames below it: the
@@ -1135,3 +1273,40 @@ def test_a_finaliser_never_runs_inside_a_trusted_window(sandbox):
             "def escaped():\n    return any(type(x) is int for x in box)\n")
     result = sandbox.run(code, ["escaped() is True"], timeout=10)
     assert result.passed == 0, result
+
+
+def test_initialisers_of_the_codes_own_classes_still_work(sandbox):
+    code = ("import collections\nclass Base:\n    def __init__(self, x):\n        self.x = x\n"
+            "class Child(Base):\n    def __init__(self, x):\n        super().__init__(x)\n"
+            "        Base.__init__(self, x + 1)\n        self.__init__ = None\n"
+            "class Err(ValueError):\n    def __init__(self, msg):\n"
+            "        ValueError.__init__(self, msg)\n"
+            "class Counts(collections.Counter):\n    def __init__(self, text):\n"
+            "        super().__init__(text)\n        dict.__init__(self, dict(self))\n"
+            "def values():\n    c = Child(1)\n    c2 = Child(5)\n    Child.__init__(c2, 9)\n"
+            "    n = Counts('abca')\n    n.__init__('zz')\n"
+            "    return [c.x, c2.x, str(Err('e')), n['a'], n['z']]\n")
+    result = sandbox.run(code, ["values() == [2, 10, 'e', 2, 2]"])
+    assert result.ok, result
+    # An object made before the run, shared with the tests, is not initialised again.
+    refused = sandbox.run("from fractions import Fraction\n"
+                          "Fraction.numerator.__init__(lambda self: 0)\n", ["True"])
+    assert not refused.ok and "réinitialiser un objet de type property" in refused.error
+
+
+def test_the_codes_own_draws_from_statistics_follow_its_seed(sandbox):
+    # NormalDist.samples draws from the code's generator on the code's turn: seeded, the
+    # code gets what plain Python gives; the tests draw from theirs.
+    import random
+    import statistics
+
+    state = random.getstate()
+    try:
+        random.seed(3)
+        expected = [round(x, 9) for x in statistics.NormalDist(0, 1).samples(3)]
+    finally:
+        random.setstate(state)
+    code = ("import random\nfrom statistics import NormalDist\ndef draws():\n"
+            "    random.seed(3)\n    return [round(x, 9) for x in NormalDist(0, 1).samples(3)]\n")
+    result = sandbox.run(code, [f"draws() == {expected!r}"])
+    assert result.ok, result

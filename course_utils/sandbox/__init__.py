@@ -78,7 +78,10 @@ What each layer stops, and what it does not
    hashes do not collide en masse). Assertion programs run in the child, rewritten so that
    ``==``, ``assert``, ``if``, ``not``... work on plain copies; an ``assert`` that fails, or
    that an exception interrupts inside a function of the tests called by the code, fails the
-   program even if the code catches the exception. The tests see the code's functions (called
+   program even if the code catches the exception, and so does a refusal of the sandbox that
+   the tests catch (``try: f(-1) except Exception: pass`` does not pass on the refusal of
+   what ``f`` returned). The runner catches every exception with a bare ``except``, whatever a
+   metaclass's ``mro()`` leaves out of its class. The tests see the code's functions (called
    on *copies* of their arguments, returning plain copies) and its plain data; a class or
    another object of the code is refused where the tests use it (its methods could lie through
    arithmetic, ``round``, ``len``...), also when the code passes it to a function of the tests.
@@ -99,7 +102,9 @@ What each layer stops, and what it does not
    with an empty ``__dict__`` while the code runs (``enum.global_enum`` writes the globals of
    a module named by the code; ``Enum._convert_``, which reads any namespace, is refused; the
    runner's wrappers keep their originals in closures, not in attributes), the code's
-   ``DefaultContext`` is a copy, and the caches
+   ``DefaultContext`` is a copy, ``statistics`` draws from the generator of whoever's turn it
+   is, ``x.__init__`` refuses to initialise again an object made before the run (a
+   ``property`` of ``Fraction``, an enum's map: shared with the tests), and the caches
    are emptied between the two sides. The stdlib ABCs are shared: their
    subclass checks leave the classes of the run out (a subclass of the code's would otherwise
    make ``numbers.Integral`` answer anything, for the tests and for the standard library) and

@@ -61,7 +61,7 @@ from course_utils.sandbox._child_builtins import (
     make_builtins,
     tests_view,
 )
-from course_utils.sandbox._crossing import Membrane, forget_caches, gc_disable
+from course_utils.sandbox._crossing import Membrane, SidedRandom, forget_caches, gc_disable
 from course_utils.sandbox._jobpipe import read_job
 from course_utils.sandbox._plain import (
     PlainValueError,
@@ -177,7 +177,7 @@ def _flush_periodically(flush, period: float = 0.02, start: bool = True) -> None
     def on_alarm(signum, frame):
         try:
             flush()
-        except BaseException:  # noqa: BLE001 - the supervisor judges what it received
+        except:  # noqa: E722 - the supervisor judges what it received
             pass
 
     # The C function itself: ``signal.signal`` wraps it to return the old handler as an enum
@@ -297,7 +297,7 @@ def describe_exception(exc: BaseException) -> str:
     try:
         message = str(exc)
         message = message if type(message) is str else str.__str__(message)
-    except BaseException:  # noqa: BLE001 - a hostile __str__ must not break the report
+    except:  # noqa: E722 - a hostile __str__ must not break the report, whatever it raises
         message = "<message illisible>"
     message = message if len(message) <= 300 else message[:299] + "…"
     return f"{name} : {message}{_where(exc)}" if message else f"{name}{_where(exc)}"
@@ -328,7 +328,7 @@ def _test_helpers(program_lines: list[str], membrane: Membrane) -> dict:
         last.clear()
         if type(message) is str and message:
             text += f" ({message[:200]})"
-        failed.append(text)
+        failed.append(f"{text} (l'exception de l'assertion a été interceptée)")
         raise TestAssertionFailed(text)
 
     def all_(iterable):
@@ -409,6 +409,16 @@ class World:
         self.test_builtins = make_builtins(self.test_views, self.output, self.tests,
                                            extra=_test_helpers(self.program_lines, self.membrane))
         self.tests["__builtins__"] = self.test_builtins
+        self._side_generators()
+
+    def _side_generators(self) -> None:
+        """The standard library's own draws from ``random`` (``statistics.NormalDist.samples``)
+        come from the generator of whoever's turn it is (see ``_crossing.SidedRandom``)."""
+        statistics = sys.modules.get("statistics")
+        if statistics is not None and "random" in self.test_views \
+                and type(vars(statistics).get("random")) is types.ModuleType:
+            statistics.random = SidedRandom(self.membrane, sys.modules["random"],
+                                            self.test_views["random"])
 
     def prepare_spares(self, seed: bool = False) -> None:
         """In the worker, once: what every spare would otherwise do for itself after the fork.
@@ -450,6 +460,7 @@ class World:
             self.membrane.add_views(views, {name: self.test_views[name] for name in views})
             new = [sys.modules[name] for name in set(sys.modules) - before]
             _child_os.freeze_types([*_child_os.module_types(new), *map(type, views.values())])
+            self._side_generators()
         return bool(missing)
 
 
@@ -478,8 +489,8 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
     except (SystemExit, KeyboardInterrupt) as exc:
         send({"k": "abort", "msg": f"le code a tenté d'arrêter le processus ({type_name(exc)})"})
         return
-    except BaseException as exc:  # noqa: BLE001 - reported, never re-raised
-        send({"k": "load_error", "msg": describe_exception(exc)})
+    except:  # noqa: E722 - reported, never re-raised; whatever its class's __mro__ claims
+        send({"k": "load_error", "msg": describe_exception(sys.exc_info()[1])})
         return
     send({"k": "loaded"})
     # From here the cyclic collector runs only during the code's calls: a finaliser of the
@@ -496,7 +507,8 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
             if program is not None:
                 record = _run_program(compiled, test_ns, membrane.failed)
             else:
-                record = {"p": [_run_probe(probe, job["probes"][index][j], test_ns)
+                record = {"p": [_run_probe(probe, job["probes"][index][j], test_ns,
+                                           membrane.failed)
                                 for j, probe in enumerate(compiled)]}
         except (SystemExit, KeyboardInterrupt) as exc:
             send({"k": "abort", "msg": f"le code a tenté d'arrêter le processus ({type_name(exc)})"})
@@ -506,13 +518,17 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
     send({"k": "done", "output": output.text(), "violation": violations[0] if violations else None})
 
 
-def _run_probe(code, source: str, namespace: dict) -> list:
+def _run_probe(code, source: str, namespace: dict, failed: list[str]) -> list:
+    before = len(failed)
     try:
-        return ["v", encode(to_plain(eval(code, namespace), source))]
+        value = ["v", encode(to_plain(eval(code, namespace), source))]
     except (SystemExit, KeyboardInterrupt):
         raise
-    except BaseException as exc:  # noqa: BLE001
-        return ["e", describe_exception(exc)]
+    except:  # noqa: E722 - whatever its class's __mro__ claims
+        return ["e", describe_exception(sys.exc_info()[1])]
+    if len(failed) > before:  # a refusal or an interrupted function, caught on the way
+        return ["e", failed[before]]
+    return value
 
 
 def _run_program(code, namespace: dict, failed: list[str]) -> dict:
@@ -520,10 +536,10 @@ def _run_program(code, namespace: dict, failed: list[str]) -> dict:
         exec(code, namespace)
     except (SystemExit, KeyboardInterrupt):
         raise
-    except BaseException as exc:  # noqa: BLE001
-        return {"ok": False, "msg": describe_exception(exc)}
-    if failed:  # an assertion failed, and its exception was caught
-        return {"ok": False, "msg": f"{failed[0]} (l'exception de l'assertion a été interceptée)"}
+    except:  # noqa: E722 - whatever its class's __mro__ claims
+        return {"ok": False, "msg": describe_exception(sys.exc_info()[1])}
+    if failed:  # an assertion failed or a refusal was raised, and its exception was caught
+        return {"ok": False, "msg": failed[0]}
     return {"ok": True}
 
 
@@ -592,7 +608,7 @@ def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
         # machinery keeps its own table; the runner keeps its reference (_crossing._MODULES).
         sys.modules = world.stand_ins
         _run(job, compiled, send, guard, world)
-    except BaseException:  # noqa: BLE001 - the supervisor sees a run without "done"
+    except:  # noqa: E722 - the supervisor sees a run without "done"
         pass
     finally:
         exit_now(0)

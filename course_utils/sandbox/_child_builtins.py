@@ -27,9 +27,11 @@ from course_utils.sandbox._child_audit import (
     trust_code,
     trust_generated,
 )
+from course_utils.sandbox._crossing import of_the_run
 from course_utils.sandbox._generated import problem as generated_problem
+from course_utils.sandbox._plain import type_name
 from course_utils.sandbox._policy import ALLOWED_MODULES, HIDDEN_NAMES, ONLY_NAMES, TESTS_MODULE, USER_MODULE
-from course_utils.sandbox._rewrite import FORMAT_HELPER, CodeRefused, compile_untrusted
+from course_utils.sandbox._rewrite import FORMAT_HELPER, INIT_HELPER, CodeRefused, compile_untrusted
 from course_utils.sandbox._shared_state import seal_shared_state
 from course_utils.sandbox._static import attribute_refusal, format_refusal
 
@@ -93,6 +95,41 @@ def checked_format(obj, attr: str):
     return value
 
 
+_super_self = super.__self__.__get__
+
+
+def _initialised(target) -> None:
+    """Refuse to run ``__init__`` again on ``target`` unless it is of the run: an object made
+    before the run (a ``property`` of a module's class, an enum's value map, a ``Struct``) is
+    shared with the tests, and its initialiser rewrites it in place."""
+    kind = type(target)  # the real class: __class__ could lie
+    if not of_the_run(target if issubclass(kind, type) else kind):
+        raise TypeError(f"__init__ ne peut pas réinitialiser un objet de type {type_name(target)} "
+                        "dans le bac à sable : créez-en un nouveau (seuls les objets des classes "
+                        "de votre code se réinitialisent)")
+
+
+def checked_init(obj):
+    """``obj.__init__`` for untrusted code: only an object of a class of the run (the code's
+    or the tests') may be initialised again. ``super().__init__(...)`` and
+    ``Base.__init__(self, ...)`` in the code's own classes work as usual."""
+    method = _real_getattr(obj, "__init__")
+    kind = type(obj)
+    if issubclass(kind, super):  # super().__init__: the object it is bound to
+        _initialised(_super_self(obj))
+    elif issubclass(kind, type):  # read on a class: the object to initialise comes first
+
+        def unbound(*args, **kwargs):
+            if args:
+                _initialised(args[0])
+            return method(*args, **kwargs)
+
+        return unbound
+    else:
+        _initialised(obj)
+    return method
+
+
 def _checked_template(template) -> str:
     template = str.__str__(template)
     reason = format_refusal(template)
@@ -105,6 +142,8 @@ def getattr(obj, name, default=_MISSING):  # noqa: A001 - the sandbox's own buil
     name = _refuse_attribute(name)
     if name in _FORMAT_NAMES:
         return checked_format(obj, name)
+    if name == "__init__":
+        return checked_init(obj)
     if default is _MISSING:
         return _real_getattr(obj, name)
     return _real_getattr(obj, name, default)
@@ -126,7 +165,7 @@ def _checked_names(*names) -> None:
     for name in names:
         for part in exact_str(name, "le nom d'attribut").split("."):
             _refuse_attribute(part)
-            if part in _FORMAT_NAMES:
+            if part in _FORMAT_NAMES or part == "__init__":
                 raise AttributeError(f"attribut interdit dans le bac à sable par ce moyen : {part}")
 
 
@@ -985,6 +1024,7 @@ def make_builtins(views: dict, output: OutputBuffer, namespace: dict,
         input=_unavailable("input", "pas d'entrée standard dans le bac à sable", EOFError),
     )
     table[FORMAT_HELPER] = checked_format
+    table[INIT_HELPER] = checked_init
     for name in ("exec", "compile", "open", "globals", "locals", "vars", "breakpoint", "help"):
         table[name] = _unavailable(name, f"fonction interdite dans le bac à sable : {name}")
     if extra:
@@ -993,4 +1033,4 @@ def make_builtins(views: dict, output: OutputBuffer, namespace: dict,
 
 
 __all__ = ["CodeRefused", "OutputBuffer", "build_views", "make_builtins", "make_module_view",
-           "make_importer", "exact_str", "checked_format"]
+           "make_importer", "exact_str", "checked_format", "checked_init"]

@@ -66,7 +66,7 @@ HANDED = ("des données simples (nombres, chaînes, listes, tuples, dictionnaire
 
 _flags = type.__dict__["__flags__"].__get__
 _module = type.__dict__["__module__"].__get__
-_mro = type.__dict__["__mro__"].__get__
+_base = type.__dict__["__base__"].__get__
 _dict = type.__dict__["__dict__"].__get__
 _MODULES = sys.modules  # the real table: a running child's sys.modules is emptied (_child._serve)
 _args = BaseException.args.__get__
@@ -146,25 +146,46 @@ class Hidden:
     reaches a comparison, an arithmetic operation or a builtin of the tests.
     """
 
-    __slots__ = ("_message",)
+    __slots__ = ("_message", "_failed")
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, failed: list | None = None):
         object.__setattr__(self, "_message", message)
+        object.__setattr__(self, "_failed", failed)
 
     def _refuse(self, *args, **kwargs):
-        raise PlainValueError(object.__getattribute__(self, "_message"))
+        message = object.__getattribute__(self, "_message")
+        failed = object.__getattribute__(self, "_failed")
+        if failed is not None:  # the tests fail even if they catch the refusal
+            failed.append(_caught_refusal(message))
+        raise PlainValueError(message)
 
     __call__ = __getattr__ = __setattr__ = __getitem__ = __iter__ = __len__ = __bool__ = _refuse
     __add__ = __sub__ = __mul__ = __truediv__ = __eq__ = __lt__ = __abs__ = __round__ = _refuse
     __hash__ = None
 
 
-def hidden(name: str, value) -> Hidden:
+def hidden(name: str, value, failed: list | None = None) -> Hidden:
     if issubclass(type(value), type):
         return Hidden(f"{name} est une classe, pas une fonction : les tests n'appellent que "
-                      "des fonctions dans le bac à sable")
+                      "des fonctions dans le bac à sable", failed)
     return Hidden(f"{name} est un objet de type {type_name(value)} : les tests ne voient que "
-                  "les fonctions et les données simples du code dans le bac à sable")
+                  "les fonctions et les données simples du code dans le bac à sable", failed)
+
+
+def _caught_refusal(reason) -> str:
+    """What :attr:`Membrane.failed` keeps of a refusal raised into the tests: a test that
+    expects an exception (``try: f(-1) except ValueError: pass else: assert False``) must not
+    pass on the sandbox's refusal of what ``f`` returned."""
+    return f"{reason} (refus du bac à sable, intercepté par les tests)"
+
+
+def _nearest_stdlib_class(cls):
+    """The nearest class of ``cls``'s base chain (``__base__``, set from the bases when the
+    class was made) that is not of the run. Not ``__mro__``: a metaclass's ``mro()`` chooses
+    that one, and can leave classes out of it."""
+    while of_the_run(cls):
+        cls = _base(cls)
+    return cls
 
 
 _GRAVEYARD: list = []  # emptied caches, kept alive until the code's next turn (see below)
@@ -193,6 +214,22 @@ def forget_caches() -> None:
         strptime._regex_cache.clear()
 
 
+class SidedRandom:
+    """What ``statistics`` finds as its global ``random`` (``NormalDist.samples`` draws from
+    ``random.gauss``): the tests' generator on the tests' turn, the code's on the code's.
+    The real module's functions are bound to the code's generator, which the code can seed
+    and steer; the tests' inputs must come from theirs (see ``_child_builtins.tests_view``)."""
+
+    __slots__ = ("_membrane", "_code", "_tests")
+
+    def __init__(self, membrane, code_random, tests_random):
+        self._membrane, self._code, self._tests = membrane, code_random, tests_random
+
+    def __getattr__(self, name):
+        side = self._tests if self._membrane.tests_turn else self._code
+        return getattr(side, name)
+
+
 class Membrane:
     """The crossings of one run (built by the worker, copied by each child; see the module).
 
@@ -207,6 +244,7 @@ class Membrane:
         self.assert_lines: set | None = None  # its lines inside an assert, found when needed
         self.decimal = None  # the decimal module, once the run separates the contexts
         self.contexts: dict = {}  # side ("code", "tests") -> its decimal context
+        self.tests_turn = False  # whose turn it is (the code's first: it is loaded)
         self.code_views: dict = {}  # id of a tests' view -> the code's view
         self.test_views: dict = {}  # id of a code's view -> the tests' view
         self.code_view_ids: set = set()
@@ -227,7 +265,9 @@ class Membrane:
     def separate_contexts(self) -> None:
         """The code keeps the context it has; the tests get a fresh default one. Nothing when
         ``decimal`` is not loaded. The code cannot change the precision the tests compute
-        with (``decimal.getcontext().prec = 1`` at load time, or inside a call)."""
+        with (``decimal.getcontext().prec = 1`` at load time, or inside a call). The tests'
+        turn begins."""
+        self.tests_turn = True
         decimal = _MODULES.get("decimal")
         if decimal is None:
             return
@@ -248,13 +288,13 @@ class Membrane:
         if view is not None:
             return view
         if issubclass(type(value), type):
-            return hidden(name, value)
+            return hidden(name, value, self.failed)
         if callable(value):
             return self.code_function(value, name)
         try:
             return to_plain(value, name)
         except PlainValueError:
-            return hidden(name, value)
+            return hidden(name, value, self.failed)
 
     def code_function(self, function, name: str):
         """Wrap a function of the untrusted code for the tests: it gets what the tests hand
@@ -276,15 +316,16 @@ class Membrane:
             try:
                 args = [to_plain(value, "l'argument") for value in args]
             except PlainValueError:
-                args = [membrane.to_code(value, name, index) for index, value in enumerate(args, 1)]
+                args = membrane._handed_arguments(args, name)
             if kwargs:
-                kwargs = {key: membrane.to_code(value, name, key) for key, value in kwargs.items()}
+                kwargs = membrane._handed_arguments(kwargs, name)
             decimal = membrane.decimal
             if decimal is not None:
                 contexts["tests"] = decimal.getcontext()
                 decimal.setcontext(contexts["code"])
             escaped = membrane.escaped
             plain = failure = None
+            membrane.tests_turn = False
             gc_enable()
             if _GRAVEYARD:
                 _GRAVEYARD.clear()  # old cache entries of the code die on its turn
@@ -293,13 +334,16 @@ class Membrane:
                 try:
                     plain = to_plain(result, f"la valeur renvoyée par {name}")
                 except PlainValueError as exc:
+                    membrane.failed.append(_caught_refusal(exc))
                     failure = exc
                 result = None  # the code's object dies here, while the code is current
             except (StopIteration, StopAsyncIteration) as exc:
                 failure = RuntimeError(f"{name} a levé {type_name(exc)}, ce qui arrêterait la "
                                        "boucle du test : c'est compté comme une erreur")
-            except BaseException as exc:  # noqa: BLE001 - handed over as a copy, raised below
-                failure = membrane.exception_for_tests(exc)
+            except:  # noqa: E722 - every exception, whatever its class's __mro__ claims (a
+                # metaclass's mro() can leave BaseException out: `except BaseException` would
+                # not match, and the tests would get the code's own object)
+                failure = membrane.exception_for_tests(sys.exc_info()[1])
             args = kwargs = None
             if decimal is not None:
                 current = decimal.getcontext()
@@ -308,6 +352,7 @@ class Membrane:
                 contexts["code"] = current  # the code's previous context dies now, on its turn
                 current = None
             gc_disable()
+            membrane.tests_turn = True
             forget_caches()
             if decimal is not None:
                 decimal.setcontext(contexts["tests"])
@@ -318,6 +363,17 @@ class Membrane:
             return plain
 
         return call
+
+    def _handed_arguments(self, args, name: str):
+        """The tests' arguments for the code's function ``name`` (a list, or a dict of keyword
+        arguments), by :meth:`to_code`; a refusal is written down before it is raised."""
+        try:
+            if type(args) is dict:
+                return {key: self.to_code(value, name, key) for key, value in args.items()}
+            return [self.to_code(value, name, index) for index, value in enumerate(args, 1)]
+        except PlainValueError as exc:
+            self.failed.append(_caught_refusal(exc))
+            raise
 
     # --- tests to code --------------------------------------------------------------------
 
@@ -434,13 +490,15 @@ class Membrane:
             if decimal is not None:
                 decimal.setcontext(contexts["tests"])
             gc_disable()
+            membrane.tests_turn = True
             try:
                 result = function(*args, **kwargs)
-            except BaseException as exc:  # noqa: BLE001 - handed over as a copy, raised below
-                membrane.escaped = (exc, membrane.escaped)
-                replacement = exc
+            except:  # noqa: E722 - every exception (see code_function), raised below as a copy
+                replacement = sys.exc_info()[1]
+                membrane.escaped = (replacement, membrane.escaped)
             else:
                 replacement = None
+            membrane.tests_turn = False
             gc_enable()
             if decimal is not None:
                 contexts["tests"] = decimal.getcontext()
@@ -484,14 +542,14 @@ class Membrane:
         nearest class of the standard library in its class's MRO, with plain copies of its
         arguments, and its traceback with the code's frames cleared (their variables released
         now, while the code is current; the line numbers stay for the report)."""
-        kind = next(cls for cls in _mro(type(exc)) if not of_the_run(cls))
-        try:
+        kind = _nearest_stdlib_class(type(exc))
+        try:  # converting may run the code (a key's __hash__), which may raise anything
             handed = tuple(to_plain(arg, "l'argument de l'exception") for arg in _args(exc))
-        except PlainValueError:
+        except:  # noqa: E722 - whatever the class of what it raised
             handed = (f"{type_name(exc)} levée par le code",)
         try:
             new = kind(*handed)
-        except Exception:  # noqa: BLE001 - a class whose constructor wants other arguments
+        except:  # noqa: E722 - a class whose constructor wants other arguments
             new = RuntimeError(f"{type_name(exc)} levée par le code")
         tb = _traceback(exc)
         frames = []
@@ -520,7 +578,7 @@ class Membrane:
         """A new exception for the code in place of ``exc``, raised by the tests' code: of the
         nearest class of the standard library in its class's MRO, with arguments handed over
         by :meth:`to_code` (their text when they cannot be)."""
-        kind = next(cls for cls in _mro(type(exc)) if not of_the_run(cls))
+        kind = _nearest_stdlib_class(type(exc))
         args = _args(exc)
         try:
             handed = tuple(self.to_code(arg, "l'argument d'une exception des tests")

@@ -2,7 +2,9 @@
 
 * Untrusted code: ``x.format`` and ``x.format_map`` become ``__sandbox_format__(x, "format")``,
   which checks the template at run time (a literal template was already read by the static
-  check: this is the second layer).
+  check: this is the second layer); ``x.__init__`` becomes ``__sandbox_init__(x)``, which
+  refuses to initialise again an object made before the run (a ``property`` of a module's
+  class, shared with the tests, would otherwise be rewritten in place).
 * Test code (expressions and assertion programs) additionally gets its comparisons and truth
   tests moved onto plain data: ``a == b`` becomes ``__sandbox_compare__(a, ("==",), (b,))``,
   ``assert t`` / ``if t`` / ``while t`` / ``not t`` / ``t and u`` evaluate
@@ -22,6 +24,7 @@ from course_utils.sandbox._plain import OP_SYMBOLS
 from course_utils.sandbox._static import analyse, parse_source
 
 FORMAT_HELPER = "__sandbox_format__"
+INIT_HELPER = "__sandbox_init__"
 COMPARE_HELPER = "__sandbox_compare__"
 TRUTH_HELPER = "__sandbox_truth__"
 FAIL_HELPER = "__sandbox_fail__"
@@ -125,8 +128,12 @@ _LEAVES = frozenset({ast.Constant, ast.Name})  # nodes with fields but nothing t
 class FormatRewriter(_Transformer):
     def visit_Attribute(self, node: ast.Attribute):
         self.generic_visit(node)
-        if node.attr in ("format", "format_map") and isinstance(node.ctx, ast.Load):
-            return _call(FORMAT_HELPER, [node.value, ast.Constant(node.attr, **_pos(node))], node)
+        if isinstance(node.ctx, ast.Load):
+            if node.attr in ("format", "format_map"):
+                return _call(FORMAT_HELPER, [node.value, ast.Constant(node.attr, **_pos(node))],
+                             node)
+            if node.attr == "__init__":
+                return _call(INIT_HELPER, [node.value], node)
         return node
 
 
@@ -179,7 +186,9 @@ class TestRewriter(FormatRewriter):
 
 
 def compile_checked(tree: ast.AST, filename: str, mode: str, *, tests: bool, uses_format: bool):
-    """Rewrite and compile a tree that already passed the static check (it is modified)."""
+    """Rewrite and compile a tree that already passed the static check (it is modified).
+    ``uses_format``: the tree reads an attribute that is checked at run time
+    (``_static.CHECKED_ATTRS``)."""
     if tests or uses_format:
         tree = (TestRewriter() if tests else FormatRewriter()).visit(tree)
     return compile(tree, filename, mode, dont_inherit=True)

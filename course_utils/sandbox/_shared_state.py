@@ -69,6 +69,8 @@ class SealedMap:
     __slots__ = ("__weakref__",)
 
     def __init__(self, data: dict):
+        if id(self) in _MAPS:  # made once: called again, it would swap the whole map
+            raise TypeError("cette table d'une énumération ne change pas dans le bac à sable")
         _MAPS[id(self)] = dict(data)
 
     def __getitem__(self, key):

@@ -37,6 +37,10 @@ SAFE_DUNDER_ATTRS = frozenset(
     }
 )
 
+# Attributes read through a run-time check (see _rewrite): a ``str.format`` template walks
+# attributes by name; ``__init__`` of an object made before the run would change it in place.
+CHECKED_ATTRS = frozenset({"format", "format_map", "__init__"})
+
 FORBIDDEN_ATTRS = frozenset(
     {
         "gi_frame", "gi_code", "gi_yieldfrom", "gi_suspended", "gi_running",
@@ -151,7 +155,7 @@ _BINDERS = (ast.arg, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.al
 
 
 def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]:
-    """One pass over a parsed tree: ``(refusal reasons, uses str.format by attribute)``.
+    """One pass over a parsed tree: ``(refusal reasons, reads an attribute of CHECKED_ATTRS)``.
 
     Reasons are French, one per problem, in source order. The allowed modules the tree
     imports are added to ``imports`` when given.
@@ -194,7 +198,7 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
             reason = attribute_refusal(node.attr)
             if reason:
                 refuse(node, reason)
-            uses_format = uses_format or node.attr in ("format", "format_map")
+            uses_format = uses_format or node.attr in CHECKED_ATTRS
         elif kind is ast.Import:
             for alias in node.names:
                 if alias.name not in ALLOWED_MODULES:
