@@ -290,6 +290,27 @@ _T_EXPECTS_RAISE = ("try:\n    racine(-1)\nexcept Exception:\n    pass\nelse:\n"
                     "    assert False, 'racine(-1) doit lever une exception'\n")
 
 
+# A class of the code in a stdlib ABC's cache (it asked issubclass once), its metaclass
+# choosing its hash: the tests' own checks on that ABC would ask its __eq__, on their turn.
+_ABC_CACHED = ("import {module}, decimal\nclass M(type({module}.{abc})):\n"
+               "    def __eq__(cls, other):\n        decimal.getcontext().prec = 2\n"
+               "        return {answer}\n    def __hash__(cls):\n        return hash({collides})\n"
+               "class Evil({module}.{abc}, metaclass=M):\n    pass\n"
+               "issubclass(Evil, {module}.{abc})\n")
+_T_THIRD = ("from decimal import Decimal\n{trigger}\n"
+            "assert tiers(1) == str(Decimal(1) / Decimal(3))\n")
+_TIERS = "def tiers(x):\n    return '0.33'\n"
+_T_FRACTIONS = ("from fractions import Fraction\ndef check(candidate):\n"
+                "    for a, b, c, d in [(1, 2, 1, 3), (2, 4, 1, 4)]:\n"
+                "        q = Fraction(a, b) + Fraction(c, d)\n"
+                "        assert candidate(a, b, c, d) == (q.numerator, q.denominator)\n"
+                "check(add_fractions)\n")
+_WRONG_FRACTIONS = "def add_fractions(a, b, c, d):\n    return (0, 1)\n"
+_REDUCED_BY_NAME = ("import copy\nclass C:\n    def m(self):\n        pass\n"
+                    "def by_name(obj, name):\n    def f():\n        pass\n    f.__name__ = name\n"
+                    "    return copy.copy(type(C().m)(f, obj))\n")
+_LEAK_TEMPLATE = "'{0.__glo' + 'bals__[_MODULES]}'"
+
 CLASSES = {
     # Values compared by exact type: a class whose metaclass says it equals int, str... never
     # passes for plain data, at any depth, in expressions or programs.
@@ -1015,6 +1036,58 @@ CLASSES = {
          "vus = []\ndef garder(x):\n    vus.append(x + 1)\n    return x\n"
          "assert appliquer(garder) == 3\n"),
     ],
+    "shared_abc_caches": [
+        ("sequence_asked_by_random_sample", _ABC_CACHED.format(
+            module="collections.abc", abc="Sequence", answer="False", collides="range") + _TIERS,
+         _T_THIRD.format(trigger="import random\nrandom.sample(range(100), 5)")),
+        ("mapping_asked_by_counter", _ABC_CACHED.format(
+            module="collections.abc", abc="Mapping", answer="False", collides="str") + _TIERS,
+         _T_THIRD.format(trigger="import collections\ncollections.Counter('abca')")),
+        ("number_asked_by_isinstance", _ABC_CACHED.format(
+            module="numbers", abc="Number", answer="False", collides="int") + _TIERS,
+         _T_THIRD.format(trigger="import numbers\nisinstance(3, numbers.Number)")),
+        ("isinstance_answered_by_the_code", _ABC_CACHED.format(
+            module="numbers", abc="Integral", answer="True", collides="float")
+         + "def f():\n    return 2.5\n",
+         "import numbers\nassert isinstance(f(), numbers.Integral)\n"),
+        ("isinstance_answered_in_an_expression", _ABC_CACHED.format(
+            module="numbers", abc="Integral", answer="True", collides="float")
+         + "import numbers\ndef f():\n    return 2.5\n",
+         ["isinstance(f(), numbers.Integral)"]),
+        ("rational_asked_by_fraction", _ABC_CACHED.format(
+            module="numbers", abc="Rational", answer="False", collides="float") + _TIERS,
+         _T_THIRD.format(trigger="from fractions import Fraction\nsomme = 1.5 + Fraction(3)")),
+    ],
+    # The attributes checked at run time (__init__, format) read by name, where no check is
+    # made: a reduction, a class pattern, update_wrapper, a dataclass field.
+    "checked_attributes_by_name": [
+        ("init_by_a_reduction", _REDUCED_BY_NAME
+         + "from fractions import Fraction\n"
+         "by_name(Fraction.numerator, '__init__')(lambda self: 0)\n"
+         "by_name(Fraction.denominator, '__init__')(lambda self: 1)\n" + _WRONG_FRACTIONS,
+         _T_FRACTIONS),
+        ("init_by_a_class_pattern", "from fractions import Fraction\n"
+         "match Fraction.numerator:\n    case object(__init__=init):\n"
+         "        init(lambda self: 0)\nmatch Fraction.denominator:\n"
+         "    case object(__init__=init):\n        init(lambda self: 1)\n" + _WRONG_FRACTIONS,
+         _T_FRACTIONS),
+        ("init_by_update_wrapper", "import functools\nfrom fractions import Fraction\n"
+         "class W:\n    pass\nw = W()\n"
+         "functools.update_wrapper(w, Fraction.numerator, assigned=('__init__',), updated=())\n"
+         "w.__init__(lambda self: 0)\n"
+         "functools.update_wrapper(w, Fraction.denominator, assigned=('__init__',), updated=())\n"
+         "w.__init__(lambda self: 1)\n" + _WRONG_FRACTIONS, _T_FRACTIONS),
+        ("format_by_a_class_pattern", "match " + _LEAK_TEMPLATE + ":\n"
+         "    case str(format=fmt):\n        pass\n"
+         "def leak():\n    return 'sys' in fmt(print)\n", ["leak() == True"]),
+        ("format_by_a_reduction", _REDUCED_BY_NAME + "fmt = by_name(" + _LEAK_TEMPLATE
+         + ", 'format')\ndef leak():\n    return 'sys' in fmt(print)\n", ["leak() == True"]),
+        ("format_of_a_dataclass_field", "import dataclasses\n@dataclasses.dataclass\n"
+         "class D(str):\n    format: int = dataclasses.field(init=False)\n"
+         "d = str.__new__(D, " + _LEAK_TEMPLATE + ")\n"
+         "fmt = dataclasses.asdict(d)['format']\n"
+         "def leak():\n    return 'sys' in fmt(print)\n", ["leak() == True"]),
+    ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
     # or while the subclass is being processed), objects posing as Fields, str subclasses. The
@@ -1310,3 +1383,16 @@ def test_the_codes_own_draws_from_statistics_follow_its_seed(sandbox):
             "    random.seed(3)\n    return [round(x, 9) for x in NormalDist(0, 1).samples(3)]\n")
     result = sandbox.run(code, [f"draws() == {expected!r}"])
     assert result.ok, result
+
+
+def test_checked_attributes_keep_their_honest_uses(sandbox):
+    # format and __init__ are read through their run-time checks; by name, only where the
+    # check is made. A dataclass field named format still works (asdict reads its value).
+    code = ("import dataclasses\n@dataclasses.dataclass\nclass Export:\n    format: str\n"
+            "    rows: int = 0\ndef f():\n    e = Export('csv', 3)\n"
+            "    return [dataclasses.asdict(e), getattr('{}-{}', 'format')(1, 2),\n"
+            "            '{0}'.format(e.format)]\n")
+    result = sandbox.run(code, ["f() == [{'format': 'csv', 'rows': 3}, '1-2', 'csv']"])
+    assert result.ok, result
+    refused = sandbox.run("match 'x':\n    case str(format=f):\n        pass\n", ["True"])
+    assert not refused.ok and "par ce moyen : format" in refused.error

@@ -308,3 +308,67 @@ def test_a_huge_f_string_is_refused_before_the_quadratic_parse():
     assert static_check('elf = "f"\nprint(f"{elf!r:>10}", "chef\'s")\n' * 200) == []
     escaped = 's = f"a\\"b{1}"\n'
     assert static_check(escaped) == []
+
+
+# --- the caller's cost, by mechanism (round 15) ----------------------------------------------
+
+def test_thousands_of_identical_functions_are_refused_before_the_quadratic_compile():
+    # CPython 3.11 merges a scope's constants in a table where code objects differing only by
+    # their line collide: 22,000 ``lambda: 0`` took 9 s of the caller's CPU to compile.
+    for shape in ("lambda: 0\n", "class A: pass\n", "[0 for a in ()]\n", "def f(): pass\n"):
+        assert _static.static_check(shape * _static.MAX_CODE_NODES) == []
+        reasons = _static.static_check(shape * (_static.MAX_CODE_NODES + 1))
+        assert len(reasons) == 1 and "trop de fonctions, classes" in reasons[0], reasons
+
+
+def test_constants_the_compiler_folds_are_capped_before_it_folds_them(sandbox_box, monkeypatch):
+    # '😀' * 4096 is folded into a 16 kB constant: 600 of them made a job of ~10 MB, which a
+    # child read before its clock started (a correct program timed out, or was killed); a sum
+    # of them is folded in quadratic time (400 terms: 1.4 s of the caller's CPU).
+    honest = "def f(x):\n    return x + 1\n"
+    lines = "".join(f"a{i} = '{chr(0x1F600 + i)}' * 4096\n" for i in range(600))
+    chain = "x = " + "('\U0001F600' * 4096) + " * 240 + "''\n"
+    for big in (lines, chain):
+        reasons = _static.static_check(big + honest)
+        assert len(reasons) == 1 and "constantes trop grandes" in reasons[0], reasons
+    fine = sandbox_box.run("".join(lines.splitlines(True)[:60]) + honest, ["f(2) == 3"])
+    assert fine.ok, fine
+    # Second layer: the compiled job itself is capped, and a refused one is not kept.
+    monkeypatch.setattr(_plan, "MAX_BLOB_BYTES", 100_000)
+    code = "".join(lines.splitlines(True)[:20]) + honest
+    refused = sandbox_box.run(code, ["f(2) == 3"])
+    assert refused.passed == 0 and "trop gros" in (refused.error or ""), refused
+    assert _plan._CODE_CACHE.recall(code).blob is None
+
+
+def test_decoded_values_are_judged_without_being_copied_again(monkeypatch):
+    # The supervisor's values come from json.loads: plain already. Copying them again (and
+    # writing out a million items to cut the message at 200 characters) cost 0.8 s a run.
+    plan = _plan.make_plan("def f(x):\n    return x\n", ["f(0) == [1, 2, 3]"],
+                           timeout=1, memory_mb=64)
+    record = {"k": "test", "i": 0, "p": [["v", ["l", [0] * 200_000]]]}
+    copies = []
+    monkeypatch.setattr(_plain, "to_plain", lambda *a: copies.append(a) or a[0])
+    reason = _supervisor._judge(plan, 0, record)
+    assert copies == []
+    assert reason.startswith("obtenu [0, 0, 0") and len(reason) < 500, reason
+    assert _plain.describe([0] * 10 ** 6) == repr([0] * 100)[:199] + "…"
+
+
+def test_a_set_display_of_colliding_values_is_refused(sandbox_box):
+    code = "c = [0]\ndef g():\n    c[0] += 1\n    return c[0] * (2 ** 61 - 1)\n"  # all hash to 0
+    result = sandbox_box.run(code, ["{" + ", ".join(["g()"] * 300) + "} == set()"])
+    assert result.passed == 0 and "collisions" in result.failures[0].reason, result
+    fine = sandbox_box.run("def g():\n    return 1\n", ["{g(), g()} == {1}"])
+    assert fine.ok, fine
+
+
+def test_syntax_warnings_of_the_code_stay_out_of_the_callers_output(sandbox_box, capfd):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        result = sandbox_box.run("x = 1\nok = x is 1\ny = 0if 1else 0\n", ["ok"])
+    assert result.ok, result
+    assert [w for w in seen if issubclass(w.category, SyntaxWarning)] == []
+    assert "SyntaxWarning" not in capfd.readouterr().err

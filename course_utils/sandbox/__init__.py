@@ -35,7 +35,11 @@ What each layer stops, and what it does not
    escapes *written in the source*; it cannot see names built at run time, hence layer 2. Its
    cost is linear in the source, which is capped (200,000 characters; tests too), and so is
    the parse: one f-string is capped at 10,000 characters (CPython 3.11 parses it in time
-   quadratic in its length), checked by a linear scan before parsing.
+   quadratic in its length), checked by a linear scan before parsing. So is the caller's
+   compile: at most 2,000 functions, classes and comprehensions (3.11 compiles identical
+   bodies in quadratic time), and constants the compiler would fold (``'😀' * 4096``, sums of
+   them) capped at 8 MB before compiling; the compiled job is capped at 8 MB too. The code's
+   ``SyntaxWarning``\ s are not printed in the caller.
 2. **Restricted namespace** (``_child_builtins``): fresh builtins without those functions;
    ``getattr``, ``eval``, ``operator.attrgetter``/``methodcaller``, ``functools.update_wrapper``/
    ``wraps`` and dynamic ``str.format`` apply the same rules at run time; ``namedtuple``,
@@ -103,12 +107,15 @@ What each layer stops, and what it does not
    a module named by the code; ``Enum._convert_``, which reads any namespace, is refused; the
    runner's wrappers keep their originals in closures, not in attributes), the code's
    ``DefaultContext`` is a copy, ``statistics`` draws from the generator of whoever's turn it
-   is, ``x.__init__`` refuses to initialise again an object made before the run (a
+   is, ``x.__init__`` (read by the attribute syntax or ``getattr`` only, like ``x.format``:
+   by name elsewhere, in a class pattern or a reduction, it is refused) refuses to
+   initialise again an object made before the run (a
    ``property`` of ``Fraction``, an enum's map: shared with the tests), and the caches
    are emptied between the two sides. The stdlib ABCs are shared: their
    subclass checks leave the classes of the run out (a subclass of the code's would otherwise
    make ``numbers.Integral`` answer anything, for the tests and for the standard library) and
-   their registries cannot be cleared.
+   their registries cannot be cleared, and their caches keep no class of the run (a
+   metaclass's ``__eq__`` would be asked by the tests' own checks).
    The code's finalisers run only while the code is current (its objects die before each of
    its calls returns, and the cyclic collector is off while the tests run).
 6. **No wedge**: every read from the worker and every write to it has a deadline; a worker that

@@ -61,7 +61,7 @@ from course_utils.sandbox._child_builtins import (
     make_builtins,
     tests_view,
 )
-from course_utils.sandbox._crossing import Membrane, SidedRandom, forget_caches, gc_disable
+from course_utils.sandbox._crossing import Membrane, forget_caches, gc_disable, sided_random
 from course_utils.sandbox._jobpipe import read_job
 from course_utils.sandbox._plain import (
     PlainValueError,
@@ -413,12 +413,12 @@ class World:
 
     def _side_generators(self) -> None:
         """The standard library's own draws from ``random`` (``statistics.NormalDist.samples``)
-        come from the generator of whoever's turn it is (see ``_crossing.SidedRandom``)."""
+        come from the generator of whoever's turn it is (see ``_crossing.sided_random``)."""
         statistics = sys.modules.get("statistics")
         if statistics is not None and "random" in self.test_views \
                 and type(vars(statistics).get("random")) is types.ModuleType:
-            statistics.random = SidedRandom(self.membrane, sys.modules["random"],
-                                            self.test_views["random"])
+            statistics.random = sided_random(self.membrane, sys.modules["random"],
+                                             self.test_views["random"])
 
     def prepare_spares(self, seed: bool = False) -> None:
         """In the worker, once: what every spare would otherwise do for itself after the fork.

@@ -214,20 +214,21 @@ def forget_caches() -> None:
         strptime._regex_cache.clear()
 
 
-class SidedRandom:
+def sided_random(membrane, code_random, tests_random):
     """What ``statistics`` finds as its global ``random`` (``NormalDist.samples`` draws from
     ``random.gauss``): the tests' generator on the tests' turn, the code's on the code's.
     The real module's functions are bound to the code's generator, which the code can seed
-    and steer; the tests' inputs must come from theirs (see ``_child_builtins.tests_view``)."""
+    and steer; the tests' inputs must come from theirs (see ``_child_builtins.tests_view``).
+    The membrane stays in a closure: the object has no attribute of its own to walk."""
 
-    __slots__ = ("_membrane", "_code", "_tests")
+    class SidedRandom:
+        __slots__ = ()
 
-    def __init__(self, membrane, code_random, tests_random):
-        self._membrane, self._code, self._tests = membrane, code_random, tests_random
+        def __getattr__(self, name):
+            return getattr(tests_random if membrane.tests_turn else code_random, name)
 
-    def __getattr__(self, name):
-        side = self._tests if self._membrane.tests_turn else self._code
-        return getattr(side, name)
+    _child_os.freeze_types([SidedRandom])  # made in a child: not a class of the run
+    return SidedRandom()
 
 
 class Membrane:

@@ -70,13 +70,18 @@ def _read_frames(fd: int, count: int) -> list[bytes]:
         if len(data) >= body:
             end = body + _SIZE.unpack_from(data, start)[0]
             if len(data) >= end:
-                frames.append(data[body:end])
+                frames.append(bytes(data[body:end]))
                 start = end
                 continue
         chunk = os.read(fd, 1 << 16)
         if not chunk:  # the caller or the worker closed the pipe without a (whole) job
             os._exit(0)
-        data += chunk
+        if not data:  # most jobs: one read
+            data = chunk
+        else:  # a large job: appended in place, linear in its size
+            if type(data) is bytes:
+                data = bytearray(data)
+            data += chunk
     return frames
 
 

@@ -113,11 +113,12 @@ def to_plain(value, what: str = "la valeur"):
         raise PlainValueError(f"{what} : donnée non comparable ({exc})") from None
 
 
-def truth(value) -> bool:
-    """Truth value of a plain copy of ``value`` (an object cannot lie through ``__bool__``)."""
+def truth(value, plain: bool = False) -> bool:
+    """Truth value of a plain copy of ``value`` (an object cannot lie through ``__bool__``);
+    with ``plain``, ``value`` already is plain data."""
     if type(value) is bool:
         return value
-    return bool(to_plain(value, "la condition"))
+    return bool(value if plain else to_plain(value, "la condition"))
 
 
 def _contains(item, container) -> bool:
@@ -154,8 +155,9 @@ OP_SYMBOLS = {
 }
 
 
-def compare(op: str, left, right) -> bool:
-    """``left op right`` on plain copies; ``is`` compares the objects themselves."""
+def compare(op: str, left, right, plain: bool = False) -> bool:
+    """``left op right`` on plain copies; ``is`` compares the objects themselves. With
+    ``plain``, both already are plain data (the supervisor's decoded values): not copied."""
     if op == "is":
         return left is right
     if op == "is not":
@@ -165,8 +167,11 @@ def compare(op: str, left, right) -> bool:
             return _ORDER[op](left, right)  # exact built-in scalars: nothing to copy
         except TypeError:
             pass
-    a = to_plain(left, "la valeur comparée")
-    b = to_plain(right, "la valeur comparée")
+    if plain:
+        a, b = left, right
+    else:
+        a = to_plain(left, "la valeur comparée")
+        b = to_plain(right, "la valeur comparée")
     try:
         result = _OPS[op](a, b)
     except TypeError as exc:
@@ -176,12 +181,54 @@ def compare(op: str, left, right) -> bool:
 
 
 def describe(value, limit: int = 200) -> str:
-    """Short ``repr`` of a plain value, cut at ``limit`` characters."""
+    """Short ``repr`` of a plain value, cut at ``limit`` characters, at a cost bounded by
+    ``limit`` for containers (a list of a million items is not written out to be cut)."""
     try:
-        text = repr(value)
+        text = _repr_prefix(value, limit + 1)
     except (RecursionError, ValueError):
         text = f"<{type_name(value)}>"
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_BRACKETS = ((list, "[", "]"), (tuple, "(", ")"), (set, "{", "}"), (dict, "{", "}"),
+             (frozenset, "frozenset({", "})"), (OrderedDict, "OrderedDict([", "])"))
+
+
+def _repr_prefix(value, limit: int) -> str:
+    """``repr(value)`` for plain data, or a prefix of it at least ``limit`` characters long."""
+    kind = type(value)
+    for container, opening, closing in _BRACKETS:
+        if kind is container:  # identity: see the note at the top
+            break
+    else:
+        if kind is str and len(value) > 4 * limit:
+            head = value[:limit]  # the same quotes as the whole string's repr, or the whole
+            if ("'" in value and '"' not in value) == ("'" in head and '"' not in head):
+                return repr(head)
+        return repr(value)
+    if not value:
+        return repr(value)
+    parts, size = [opening], len(opening)
+    items = value.items() if kind is dict or kind is OrderedDict else value
+    for index, item in enumerate(items):
+        if index:
+            parts.append(", ")
+            size += 2
+        if kind is dict:
+            piece = _repr_prefix(item[0], limit - size) + ": " + _repr_prefix(item[1], limit - size)
+        elif kind is OrderedDict:
+            piece = "(" + _repr_prefix(item[0], limit - size) + ", " \
+                + _repr_prefix(item[1], limit - size) + ")"
+        else:
+            piece = _repr_prefix(item, limit - size)
+        parts.append(piece)
+        size += len(piece)
+        if size >= limit:
+            return "".join(parts)
+    if kind is tuple and len(value) == 1:
+        parts.append(",")
+    parts.append(closing)
+    return "".join(parts)
 
 
 # JSON carrying: natives for None/bool/int/float/str, two-item tagged lists for the rest.
@@ -233,6 +280,11 @@ def _few_collisions(items: list) -> list:
     return items
 
 
+# What json.loads makes, besides lists: exact built-in types (the supervisor decodes only what
+# json.loads returned, so a set of types is safe here, unlike on values of the code).
+_JSON_SCALARS = frozenset({int, float, str, bool, _NONE})
+
+
 def decode(data, depth: int = 0):
     """JSON structure -> plain value; raises ValueError on anything unexpected."""
     if depth > MAX_DEPTH + 2:
@@ -251,7 +303,12 @@ def decode(data, depth: int = 0):
         return range(*body)
     if type(body) is not list:
         raise ValueError("valeur mal formée")
-    items = [decode(x, depth + 1) for x in body] if tag not in ("d", "od") else None
+    if tag in ("d", "od"):
+        items = None
+    elif _JSON_SCALARS.issuperset(map(type, body)):  # numbers and strings: already plain
+        items = body  # (the types come from json.loads: exact built-in types)
+    else:
+        items = [decode(x, depth + 1) for x in body]
     if tag == "l":
         return items
     if tag == "t":

@@ -27,7 +27,14 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from course_utils.sandbox._plain import OP_SYMBOLS, PlainValueError, compare, describe, truth
+from course_utils.sandbox._plain import (
+    OP_SYMBOLS,
+    PlainValueError,
+    _few_collisions,
+    compare,
+    describe,
+    truth,
+)
 from course_utils.sandbox._rewrite import CodeRefused, compile_checked
 from course_utils.sandbox._static import analyse, parse_source
 
@@ -140,7 +147,7 @@ def evaluate(skeleton, results: list):
         left = evaluate(sides[0], results)
         for op, side in zip(ops, sides[1:]):
             right = evaluate(side, results)
-            if not compare(op, left, right):
+            if not compare(op, left, right, plain=True):
                 return False
             left = right
         return True
@@ -148,15 +155,17 @@ def evaluate(skeleton, results: list):
         value = None
         for part in skeleton[1]:
             value = evaluate(part, results)
-            if truth(value) != (tag == "and"):
+            if truth(value, plain=True) != (tag == "and"):
                 return value
         return value
     if tag == "not":
-        return not truth(evaluate(skeleton[1], results))
+        return not truth(evaluate(skeleton[1], results), plain=True)
     items = [evaluate(part, results) for part in skeleton[1]]
     if tag == "set":
-        try:
-            return set(items)
+        try:  # values the code chose to share one hash would take quadratic time here
+            return set(_few_collisions(items))
+        except ValueError as exc:
+            raise PlainValueError(str(exc)) from None
         except TypeError:  # a value the code returned cannot be a set element (a list...)
             shown = ", ".join(describe(item) for item in items)
             raise PlainValueError(f"ensemble impossible : {{{shown}}} (élément non hachable)") \
@@ -167,7 +176,7 @@ def evaluate(skeleton, results: list):
 def judge_expression(skeleton, probes: list[str], results: list) -> str | None:
     """None when the test passes, else the French reason of its failure."""
     try:
-        if truth(evaluate(skeleton, results)):
+        if truth(evaluate(skeleton, results), plain=True):
             return None
     except ProbeFailed as exc:
         return f"erreur : {exc}"
@@ -274,7 +283,9 @@ class TestPlan:
     def build(cls, total, labels, skeletons, probes, program, trees, modules) -> TestPlan:
         compiled, error = _compiled_tests(program, trees)
         blob = None if error else marshal.dumps((program, probes, compiled))
-        return cls(total, labels, skeletons, probes, program, modules, blob, error)
+        error = error or _too_big(blob, "les tests compilés sont")
+        return cls(total, labels, skeletons, probes, program, modules,
+                   None if error else blob, error)
 
 
 @dataclass
@@ -286,6 +297,25 @@ class CodePlan:
     modules: frozenset
     blob: bytes | None = None  # the compiled code object, marshalled
     error: str | None = None  # why the code could not be compiled
+
+
+# The compiled code and tests a child receives. The compiler folds constant expressions
+# (``'😀' * 4096`` is a 16 kB string): 124,000 characters of source made 185 MB to send, to
+# read before the run's clock starts, and to keep in the caller's cache.
+MAX_BLOB_BYTES = 8 * 1024 * 1024
+
+
+def _too_big(blob: bytes | None, what: str) -> str | None:
+    if blob is None or len(blob) <= MAX_BLOB_BYTES:
+        return None
+    return (f"{what} trop gros ({len(blob) / 1e6:.0f} Mo, au plus "
+            f"{MAX_BLOB_BYTES / 1e6:.0f} Mo) : le compilateur calcule les constantes "
+            "(comme 'x' * 4096) ; construisez-les à l'exécution")
+
+
+def _weight(chars: int, blob: bytes | None) -> int:
+    """A plan's share of a cache, in characters of source (about 40 bytes each)."""
+    return max(chars, len(blob) // 40 if blob else 0)
 
 
 class _PlanCache:
@@ -359,7 +389,7 @@ def _test_plan(tests) -> TestPlan:
         plan = TestPlan.build(len(tests), list(tests), skeletons, all_probes, None, trees,
                               modules)
     with _LOCK:
-        _TESTS_CACHE.remember(key, plan, chars)
+        _TESTS_CACHE.remember(key, plan, _weight(chars, plan.blob))
     return plan
 
 
@@ -381,10 +411,11 @@ def _code_plan(code) -> CodePlan:
             compiled, error = _compiled(tree, "<solution>", "exec", tests=False,
                                         uses_format=uses_format)
             blob = None if error else marshal.dumps(compiled)
-            plan = CodePlan(None, frozenset(modules), blob, error)
+            error = error or _too_big(blob, "le code compilé est")
+            plan = CodePlan(None, frozenset(modules), None if error else blob, error)
     if cacheable:
         with _LOCK:
-            _CODE_CACHE.remember(code, plan, len(code))
+            _CODE_CACHE.remember(code, plan, _weight(len(code), plan.blob))
     return plan
 
 

@@ -19,6 +19,7 @@ cannot redefine or call them itself.
 from __future__ import annotations
 
 import ast
+import warnings
 
 from course_utils.sandbox._plain import OP_SYMBOLS
 from course_utils.sandbox._static import analyse, parse_source
@@ -191,7 +192,9 @@ def compile_checked(tree: ast.AST, filename: str, mode: str, *, tests: bool, use
     (``_static.CHECKED_ATTRS``)."""
     if tests or uses_format:
         tree = (TestRewriter() if tests else FormatRewriter()).visit(tree)
-    return compile(tree, filename, mode, dont_inherit=True)
+    with warnings.catch_warnings(module=warnings):  # SyntaxWarnings of the code: not the caller's output
+        warnings.simplefilter("ignore")
+        return compile(tree, filename, mode, dont_inherit=True)
 
 
 def compile_untrusted(source: str, filename: str, mode: str = "exec", *, tests: bool = False):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 
 from course_utils.sandbox._policy import ALLOWED_MODULES
 
@@ -95,6 +96,17 @@ def attribute_refusal(name: str) -> str | None:
     return None
 
 
+def name_refusal(name: str) -> str | None:
+    """:func:`attribute_refusal` for an attribute read *by name* on the code's behalf (a class
+    pattern's keyword, a format template, a reduction, ``update_wrapper``, a dataclass field):
+    the attributes checked at run time (:data:`CHECKED_ATTRS`) are read only where the check
+    is made, through the attribute syntax or the sandbox's ``getattr``."""
+    reason = attribute_refusal(name)
+    if reason is None and name in CHECKED_ATTRS:
+        return f"attribut interdit dans le bac à sable par ce moyen : {name} (écrivez x.{name})"
+    return reason
+
+
 def format_refusal(template: str) -> str | None:
     """French reason why a ``str.format`` template is refused (attribute walk), or None."""
     import _string
@@ -117,7 +129,7 @@ def format_refusal(template: str) -> str | None:
                 except (ValueError, TypeError):
                     return None
                 for is_attribute, key in steps:
-                    if is_attribute and attribute_refusal(str(key)):
+                    if is_attribute and name_refusal(str(key)):
                         return f"chaîne de format interdite dans le bac à sable : accès à l'attribut {key}"
             if spec and "{" in spec and level < 2:
                 pending.append((spec, level + 1))
@@ -149,6 +161,19 @@ def _line(node: ast.AST) -> str:
 _AST = ast.AST
 _CAPTURES = (ast.MatchAs, ast.MatchStar, ast.MatchMapping)
 MAX_CAPTURES = 100  # names one case pattern binds
+# Nodes that compile to a code object of their own. CPython 3.11 merges a scope's constants in
+# a table where code objects that differ only by their line hash alike without being equal:
+# compiling n identical bodies takes time quadratic in n (22,000 ``lambda: 0``: 9 s of the
+# caller's CPU, which compiles). Capped: 2,000 compile in well under a tenth of a second.
+_CODE_NODES = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ListComp,
+               ast.SetComp, ast.DictComp, ast.GeneratorExp)
+MAX_CODE_NODES = 2_000
+# What the compiler folds into constants: ``'😀' * 4096`` becomes a 16 kB string, and a sum of
+# them is folded in time quadratic in its terms (400 terms, 4,400 characters: 1.4 s of the
+# caller's CPU, which compiles). An upper bound of every folded result, intermediate ones
+# included, is capped before compiling (the compiled job is capped too, see _plan).
+MAX_FOLDED_BYTES = 8 * 1024 * 1024
+_STR_FOLD, _TUPLE_FOLD = 4096, 256  # CPython 3.11 folds s * n up to these lengths
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set)
 _BINDERS = (ast.arg, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.alias,
             ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping)
@@ -164,6 +189,8 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
     bound: set[str] = set()
     builtin_loads: list[ast.Name] = []
     uses_format = False
+    code_nodes = 0
+    binops: list[ast.BinOp] = []
 
     def refuse(node: ast.AST, reason: str) -> None:
         found.append((getattr(node, "lineno", 0), reason + _line(node)))
@@ -232,7 +259,7 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
             # built-in name like int can be rebound at run time, by eval('(int := C)')):
             # refused, with the equivalent spellings.
             for name in node.kwd_attrs:
-                reason = attribute_refusal(name)
+                reason = name_refusal(name)
                 if reason:
                     refuse(node, reason)
             if node.patterns:
@@ -243,6 +270,13 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
             name = _bound_name(node)
             if name:
                 bound.add(name)
+        if kind is ast.BinOp:
+            binops.append(node)
+        if isinstance(node, _CODE_NODES):
+            code_nodes += 1
+            if code_nodes == MAX_CODE_NODES + 1:
+                refuse(node, f"trop de fonctions, classes et compréhensions (plus de "
+                             f"{MAX_CODE_NODES}) : regroupez-les")
         for field in node._fields:  # children, without ast.iter_child_nodes' overhead
             value = getattr(node, field, None)
             if type(value) is list:
@@ -254,6 +288,12 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
     for node in builtin_loads:  # a builtin the code never redefines
         if node.id not in bound:
             refuse(node, DANGEROUS_BUILTINS[node.id])
+    folded = _folded_bytes(binops)
+    if folded > MAX_FOLDED_BYTES:
+        refuse(min(binops, key=lambda node: node.lineno),
+               f"constantes trop grandes pour le compilateur, qui les calcule d'avance (jusqu'à "
+               f"{folded / 1e6:.0f} Mo, au plus {MAX_FOLDED_BYTES / 1e6:.0f} Mo) : "
+               "construisez-les à l'exécution (dans une fonction)")
 
     found.sort(key=lambda item: item[0])
     unique = list(dict.fromkeys(reason for _, reason in found))  # linear, in source order
@@ -298,6 +338,62 @@ def _longest_fstring(code: str) -> int:
     return longest
 
 
+def _fold(node, memo: dict):
+    """``(kind, bytes)`` of the constant CPython 3.11 would fold ``node`` into (an upper
+    bound of its size), or None when it folds nothing. Linear: each node is read once."""
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    result = None
+    kind = type(node)
+    if kind is ast.Constant:
+        value = node.value
+        if type(value) is str:
+            result = ("str", 4 * len(value))
+        elif type(value) is bytes:
+            result = ("bytes", len(value))
+        elif type(value) in (int, float, complex, bool) or value is None:
+            result = ("num", 0)
+    elif kind is ast.UnaryOp:
+        inner = _fold(node.operand, memo)
+        result = inner if inner is not None and inner[0] == "num" else None
+    elif kind is ast.Tuple and type(node.ctx) is ast.Load:
+        parts = [_fold(element, memo) for element in node.elts]
+        if all(part is not None for part in parts):
+            result = ("tuple", 8 * len(parts) + sum(part[1] for part in parts))
+    elif kind is ast.Subscript and type(node.ctx) is ast.Load:
+        base, index = _fold(node.value, memo), _fold(node.slice, memo)
+        result = base if base is not None and index is not None else None
+    elif kind is ast.BinOp:
+        left, right = _fold(node.left, memo), _fold(node.right, memo)
+        if left is not None and right is not None:
+            op = type(node.op)
+            if left[0] == "num" and right[0] == "num":
+                result = ("num", 0)  # ints are folded up to 128 bits only
+            elif op is ast.Add and left[0] == right[0]:
+                result = (left[0], left[1] + right[1])  # str + str: no size limit
+            elif op is ast.Mult and (left[0] == "num") != (right[0] == "num"):
+                sequence = right if left[0] == "num" else left
+                if sequence[0] == "tuple":
+                    result = ("tuple", 8 * _TUPLE_FOLD + sequence[1])
+                else:
+                    result = (sequence[0], (4 if sequence[0] == "str" else 1) * _STR_FOLD)
+    memo[key] = result
+    return result
+
+
+def _folded_bytes(binops: list) -> int:
+    """Sum of the sizes of what the compiler would fold at these operations (each result,
+    intermediate ones included: a folded sum copies every partial result)."""
+    memo: dict = {}
+    total = 0
+    for node in binops:
+        folded = _fold(node, memo)
+        if folded is not None and folded[0] != "num":
+            total += folded[1]
+    return total
+
+
 def parse_source(code: str, filename: str = "<solution>", mode: str = "exec"):
     """Parse ``code``; return ``(tree, None)`` or ``(None, French error)``."""
     if not isinstance(code, str):
@@ -309,7 +405,9 @@ def parse_source(code: str, filename: str = "<solution>", mode: str = "exec"):
         return None, (f"f-string trop longue ({longest} caractères, maximum "
                       f"{MAX_FSTRING_CHARS}) : découpez-la")
     try:
-        return ast.parse(code, filename=filename, mode=mode), None
+        with warnings.catch_warnings(module=warnings):  # SyntaxWarnings of the code: not the caller's output
+            warnings.simplefilter("ignore")
+            return ast.parse(code, filename=filename, mode=mode), None
     except SyntaxError as exc:
         return None, f"erreur de syntaxe ligne {exc.lineno} : {exc.msg}"
     except (ValueError, MemoryError, RecursionError):
