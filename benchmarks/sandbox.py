@@ -17,7 +17,9 @@ they check the mechanism, the clock belongs here), and the operating system laye
 The sandbox caches what it checks and compiles (lessons run the same tests against many
 candidate programs, and a program against several test sets), so its first round, where every
 program and test program is new, is reported apart from the later rounds; the baseline has no
-cache. Rounds alternate baseline and sandbox, so that a change of machine load affects both.
+cache. In the first round each child compiles its program (the caller does not compile code
+it has not seen compile quickly); the second round pays the caller's compile of each program,
+once. Rounds alternate baseline and sandbox, so that a change of machine load affects both.
 """
 
 from __future__ import annotations

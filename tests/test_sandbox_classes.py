@@ -265,14 +265,15 @@ def _base_field(tamper: str, frozen: bool = False, extra: str = "", parent: str 
             f"        y: int = 0\n        {extra}\nexcept Exception:\n    pass\n" + after)
 
 
-# Seeds the code's generator until the next five normal draws are all positive: tests that
-# draw their inputs from it would then pass an identity function as abs.
-_STEER = ("import random\ns = 0\nwhile True:\n    random.seed(s)\n"
-          "    if all(random.gauss(0, 1) > 0 for _ in range(5)):\n        break\n    s += 1\n"
-          "random.seed(s)\n")
-_STEER_BY_DRAWS = ("import random\nwhile True:\n    state = random.getstate()\n"
-                   "    if all(random.gauss(0, 1) > 0 for _ in range(5)):\n"
-                   "        random.setstate(state)\n        break\n")
+# Seeds the code's generator and notes the five normal draws that follow: tests that drew
+# their inputs from it would pass a function that knows only those (deterministic: the tests'
+# own generator never gives them).
+_STEER = ("import random\nfrom statistics import NormalDist as _N\nrandom.seed(7)\n"
+          "KNOWN = set(_N(0, 1).samples(5))\nrandom.seed(7)\n")
+_STEER_BY_DRAWS = ("import random\nfrom statistics import NormalDist as _N\n"
+                   "state = random.getstate()\nKNOWN = set(_N(0, 1).samples(5))\n"
+                   "random.setstate(state)\n")
+_KNOWS = "def absolute(x):\n    return abs(x) if x in KNOWN else -1\n"
 _SAMPLES = ("from statistics import NormalDist\ndef check(candidate):\n"
             "    for x in NormalDist(0, 1).samples(5):\n        assert candidate(x) == abs(x)\n"
             "check(absolute)\n")
@@ -310,6 +311,90 @@ _REDUCED_BY_NAME = ("import copy\nclass C:\n    def m(self):\n        pass\n"
                     "def by_name(obj, name):\n    def f():\n        pass\n    f.__name__ = name\n"
                     "    return copy.copy(type(C().m)(f, obj))\n")
 _LEAK_TEMPLATE = "'{0.__glo' + 'bals__[_MODULES]}'"
+
+# The builtins eval writes into a dictionary of the code hold the runner's helpers: one that
+# read any attribute would open __globals__ of every runner function. Run-time forges of the
+# runner's judging functions, reached that way.
+_HELPER = ("g = {}\neval('0', g)\nB = g['__buil' + 'tins__']\nsf = B['__sandbox_' + 'format__']\n"
+           "G = sf(ENTRY, '__glo' + 'bals__')\n"
+           "child = sf(G['_MODULES']['course_utils.sandbox._child'], '__dict__')\n")
+_FORGE_PROGRAM = "child['_run_program'] = lambda code, namespace, failed: {'ok': True}\n"
+_FORGE_PROBE = "child['_run_probe'] = lambda code, source, namespace, *rest: ['v', 99]\n"
+
+# A collection timed (by a canary's finaliser) to run while a function of the tests called
+# by the code returns, between the collector's switch and the decimal context's: a finaliser
+# of the code then set the tests' precision.
+_GC_IN_THE_SWITCH = ('import decimal\n'
+                     'MINE = decimal.getcontext()\n'
+                     'hit = [False]\n'
+                     'seen = [False]\n'
+                     '\n'
+                     'class Canary:\n'
+                     '    def __del__(self):\n'
+                     '        seen[0] = True\n'
+                     '\n'
+                     'class Bomb:\n'
+                     '    def __del__(self):\n'
+                     '        ctx = decimal.getcontext()\n'
+                     '        if ctx is not MINE:\n'
+                     '            ctx.prec = 1\n'
+                     '            hit[0] = True\n'
+                     '\n'
+                     'def appliquer(f, xs):\n'
+                     '    out = [f(x) for x in xs]\n'
+                     '    for m in range(0, 900):\n'
+                     '        if hit[0]:\n'
+                     '            break\n'
+                     '        junk = []\n'
+                     '        seen[0] = False\n'
+                     '        c = Canary(); c.me = c; c = None\n'
+                     '        while not seen[0]:\n'
+                     '            junk.append([])\n'
+                     '        for _ in range(m):\n'
+                     '            junk.append([])\n'
+                     '        b = Bomb(); b.me = b; b = None\n'
+                     '        try:\n'
+                     '            f([])\n'
+                     '        except Exception:\n'
+                     '            pass\n'
+                     '    return out\n'
+                     '\n'
+                     'def tiers():\n'
+                     "    return '0.3'\n")
+# Memory exhausted by the code so that switching back to the tests fails halfway (emptying
+# re's cache allocated): the tests would go on in the code's decimal context.
+_MEMORY_IN_THE_SWITCH = ('import decimal, re\n'
+                         'MINE = decimal.getcontext()\n'
+                         'fill = []\n'
+                         '\n'
+                         'def racine(x):\n'
+                         '    for i in range(500):\n'
+                         "        re.compile('a%d' % i)\n"
+                         '    small = [None] * 300000\n'
+                         '    for size in (1 << 20, 1 << 16, 1 << 12, 1 << 10, 600):\n'
+                         '        while True:\n'
+                         '            try:\n'
+                         '                fill.append(bytes(size))\n'
+                         '            except MemoryError:\n'
+                         '                break\n'
+                         '    n = 0\n'
+                         '    try:\n'
+                         '        while n < 300000:\n'
+                         '            small[n] = []\n'
+                         '            n += 1\n'
+                         '    except MemoryError:\n'
+                         '        pass\n'
+                         '    for i in range(max(0, n - 3000), n):\n'
+                         '        small[i] = None\n'
+                         '    fill.append(small)\n'
+                         '    return -1.0\n'
+                         '\n'
+                         'def tiers():\n'
+                         '    fill.clear()\n'
+                         '    MINE.prec = 1\n'
+                         '    decimal.setcontext(decimal.Context())\n'
+                         "    return '0.3'\n")
+_T_TIERS = "tiers() == str(decimal.Decimal(1) / decimal.Decimal(3))"
 
 CLASSES = {
     # Values compared by exact type: a class whose metaclass says it equals int, str... never
@@ -935,16 +1020,16 @@ CLASSES = {
     # (statistics.NormalDist.samples calls random.gauss): on the tests' turn it must be theirs,
     # which the code can neither seed nor steer.
     "shared_generator": [
-        ("normal_samples_seeded", _STEER + "def absolute(x):\n    return x\n", _SAMPLES),
-        ("normal_samples_steered_by_draws", _STEER_BY_DRAWS + "def absolute(x):\n    return x\n",
+        ("normal_samples_seeded", _STEER + _KNOWS, _SAMPLES),
+        ("normal_samples_steered_by_draws", _STEER_BY_DRAWS + _KNOWS,
          _SAMPLES),
-        ("normal_samples_expression", _STEER + "import statistics\n"
-         "def absolute(x):\n    return x\n",
+        ("normal_samples_expression", _STEER + "import statistics\n" + _KNOWS,
          ["all(absolute(x) == abs(x) for x in statistics.NormalDist(0, 1).samples(5))"]),
         ("normal_samples_seeded_in_a_call", "import random\n"
-         "def prepare():\n" + "".join("    " + line + "\n" for line in _STEER.splitlines()[1:])
-         + "def absolute(x):\n    return x\n", "prepare()\n" + _SAMPLES),
-        ("normal_samples_of_a_subclass", _STEER + "def absolute(x):\n    return x\n",
+         "from statistics import NormalDist as _N\nKNOWN = set()\ndef prepare():\n"
+         "    random.seed(7)\n    KNOWN.update(_N(0, 1).samples(5))\n    random.seed(7)\n"
+         + _KNOWS, "prepare()\n" + _SAMPLES),
+        ("normal_samples_of_a_subclass", _STEER + _KNOWS,
          "from statistics import NormalDist\nclass N(NormalDist):\n    pass\n"
          "def check(candidate):\n    for x in N(0, 1).samples(5):\n"
          "        assert candidate(x) == abs(x)\ncheck(absolute)\n"),
@@ -1087,6 +1172,39 @@ CLASSES = {
          "d = str.__new__(D, " + _LEAK_TEMPLATE + ")\n"
          "fmt = dataclasses.asdict(d)['format']\n"
          "def leak():\n    return 'sys' in fmt(print)\n", ["leak() == True"]),
+    ],
+    "runner_helpers_as_readers": [
+        ("format_helper_reads_globals", _HELPER.replace("ENTRY", "getattr") + _FORGE_PROGRAM,
+         "assert f(3) == 99\nassert f(1) == 5\n"),
+        ("format_helper_forges_a_probe", _HELPER.replace("ENTRY", "print") + _FORGE_PROBE,
+         ["f(3) == 99"]),
+        ("format_helper_reads_its_own_globals", _HELPER.replace("ENTRY", "sf") + _FORGE_PROGRAM,
+         FORGED),
+        ("format_helper_reads_the_importers_globals",
+         _HELPER.replace("ENTRY", "B['__imp' + 'ort__']") + _FORGE_PROGRAM, FORGED),
+        ("init_helper_entry", _HELPER.replace("ENTRY", "B['__sandbox_' + 'init__']")
+         + _FORGE_PROGRAM, FORGED),
+        ("format_helper_on_a_class", "g = {}\neval('0', g)\n"
+         "sf = g['__buil' + 'tins__']['__sandbox_' + 'format__']\n"
+         "G = sf(type(print), '__dict__')\nchild = None\n"
+         "def f(x):\n    return 99 if G else 0\n", "assert f(3) == 99\n"),
+    ],
+    # A change of turn between the code and the tests is made whole, with the collector off,
+    # or the rest of the run is void.
+    "turn_switch_failures": [
+        ("collection_as_a_callback_returns", _GC_IN_THE_SWITCH,
+         "assert appliquer(abs, [-1, 2]) == [1, 2]\nfrom decimal import Decimal\n"
+         "assert tiers() == str(Decimal(1) / Decimal(3))\n"),
+        ("collection_as_a_callback_returns_expressions", _GC_IN_THE_SWITCH,
+         ["appliquer(abs, [-1, 2]) == [0]", _T_TIERS]),  # the first fails anyway
+        ("collection_as_a_callback_raises", _GC_IN_THE_SWITCH.replace("f([])", "f(None)"),
+         "def double(x):\n    return 2 * x\nassert appliquer(double, [1, 2]) == [2, 4]\n"
+         "from decimal import Decimal\nassert tiers() == str(Decimal(1) / Decimal(3))\n"),
+        ("memory_exhausted_for_the_switch_back", _MEMORY_IN_THE_SWITCH,
+         ["racine(-1) == 0", _T_TIERS]),
+        ("memory_exhausted_and_caught", _MEMORY_IN_THE_SWITCH,
+         "try:\n    racine(-1)\nexcept Exception:\n    pass\nfrom decimal import Decimal\n"
+         "assert tiers() == str(Decimal(1) / Decimal(3))\n"),
     ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,

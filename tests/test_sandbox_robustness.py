@@ -333,9 +333,12 @@ def test_constants_the_compiler_folds_are_capped_before_it_folds_them(sandbox_bo
         assert len(reasons) == 1 and "constantes trop grandes" in reasons[0], reasons
     fine = sandbox_box.run("".join(lines.splitlines(True)[:60]) + honest, ["f(2) == 3"])
     assert fine.ok, fine
-    # Second layer: the compiled job itself is capped, and a refused one is not kept.
+    # Second layer: the job the caller compiles (once a child compiled it quickly) is capped,
+    # and a refused one is not kept.
     monkeypatch.setattr(_plan, "MAX_BLOB_BYTES", 100_000)
+    monkeypatch.setattr(_supervisor, "TRUSTED_COMPILE", 60.0)
     code = "".join(lines.splitlines(True)[:20]) + honest
+    assert sandbox_box.run(code, ["f(2) == 3"]).ok  # compiled by the child
     refused = sandbox_box.run(code, ["f(2) == 3"])
     assert refused.passed == 0 and "trop gros" in (refused.error or ""), refused
     assert _plan._CODE_CACHE.recall(code).blob is None
@@ -372,3 +375,50 @@ def test_syntax_warnings_of_the_code_stay_out_of_the_callers_output(sandbox_box,
     assert result.ok, result
     assert [w for w in seen if issubclass(w.category, SyntaxWarning)] == []
     assert "SyntaxWarning" not in capfd.readouterr().err
+
+
+def test_the_caller_compiles_code_only_after_a_child_compiled_it_quickly(sandbox_box, monkeypatch):
+    # CPython 3.11 compiles some shapes in quadratic time (keyword names checked pairwise:
+    # 33,800 of them held the caller 6 s), and a compile cannot be interrupted: a child
+    # compiles new code within the run's limits, and the caller compiles it for the next runs
+    # only if that child did so quickly.
+    compiled = []
+    real = _plan.compile_checked
+
+    def counting(tree, filename, *args, **kwargs):
+        compiled.append(filename)
+        return real(tree, filename, *args, **kwargs)
+
+    monkeypatch.setattr(_plan, "compile_checked", counting)
+    monkeypatch.setattr(_supervisor, "TRUSTED_COMPILE", 60.0)  # any honest child is quick
+    honest = "def f(x):\n    return x + 1  # compiled once by the caller\n"
+    for _ in range(3):
+        assert sandbox_box.run(honest, ["f(1) == 2"]).ok
+    assert compiled.count("<solution>") == 1  # before the second run, kept for the third
+    monkeypatch.setattr(_supervisor, "TRUSTED_COMPILE", 0.05)
+    slow = ("def f(**k):\n    return 1\ndef g():\n    return f("
+            + ",".join(f"a{i}=0" for i in range(12_000)) + ")\n")  # ~0.8 s to compile
+    compiled.clear()
+    for _ in range(2):
+        assert sandbox_box.run(slow, ["f() == 1"], timeout=20).ok
+    assert "<solution>" not in compiled  # the caller never compiled it
+
+
+def test_a_change_of_turn_that_fails_halfway_voids_the_rest_of_the_run(monkeypatch):
+    # Switching back to the tests after a call of the code's function must be whole: if a
+    # step fails (the code exhausted the memory), the tests could go on in the code's decimal
+    # context, with its caches. The membrane says so, and the child aborts the run.
+    from course_utils.sandbox import _crossing
+
+    membrane = _crossing.Membrane({}, {}, [])
+    membrane.separate_contexts()
+    wrapped = membrane.code_function(lambda x: x + 1, "f")
+    assert wrapped(1) == 2 and membrane.lost is None and membrane.tests_turn
+
+    def exhausted():
+        raise MemoryError
+
+    monkeypatch.setattr(_crossing, "forget_caches", exhausted)
+    with pytest.raises(_crossing.TurnLost):
+        wrapped(1)
+    assert membrane.lost == _crossing.LOST and membrane.tests_turn

@@ -35,11 +35,15 @@ What each layer stops, and what it does not
    escapes *written in the source*; it cannot see names built at run time, hence layer 2. Its
    cost is linear in the source, which is capped (200,000 characters; tests too), and so is
    the parse: one f-string is capped at 10,000 characters (CPython 3.11 parses it in time
-   quadratic in its length), checked by a linear scan before parsing. So is the caller's
-   compile: at most 2,000 functions, classes and comprehensions (3.11 compiles identical
-   bodies in quadratic time), and constants the compiler would fold (``'😀' * 4096``, sums of
-   them) capped at 8 MB before compiling; the compiled job is capped at 8 MB too. The code's
-   ``SyntaxWarning``\ s are not printed in the caller.
+   quadratic in its length), checked by a linear scan before parsing. The caller does not
+   compile new code: CPython 3.11's compiler has passes quadratic in shapes no cap foresees
+   (keyword names checked pairwise, constants sharing one hash, enclosing names copied into
+   every nested scope), and a compile cannot be interrupted. The first child to run a
+   program compiles it, within the run's limits; the caller compiles it for the next runs
+   only once a child did so in under 0.1 s (``_plan.CodePlan``). Besides: at most 2,000
+   functions, classes and comprehensions, constants the compiler would fold
+   (``'😀' * 4096``, sums of them) capped at 8 MB before compiling, the compiled job capped at
+   8 MB, and the code's syntax warnings are not printed in the caller.
 2. **Restricted namespace** (``_child_builtins``): fresh builtins without those functions;
    ``getattr``, ``eval``, ``operator.attrgetter``/``methodcaller``, ``functools.update_wrapper``/
    ``wraps`` and dynamic ``str.format`` apply the same rules at run time; ``namedtuple``,
@@ -117,7 +121,9 @@ What each layer stops, and what it does not
    their registries cannot be cleared, and their caches keep no class of the run (a
    metaclass's ``__eq__`` would be asked by the tests' own checks).
    The code's finalisers run only while the code is current (its objects die before each of
-   its calls returns, and the cyclic collector is off while the tests run).
+   its calls returns, and the cyclic collector is off while the tests run and during every
+   change of turn). A change of turn is whole or the rest of the run is void: if switching
+   back to the tests fails halfway (the code exhausted the memory), the run is aborted.
 6. **No wedge**: every read from the worker and every write to it has a deadline; a worker that
    misses one (stopped, wedged) is killed, the call returns a French error, and the next run
    starts another; a stopped child is killed by the run's timeout.

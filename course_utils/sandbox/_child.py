@@ -479,6 +479,17 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
             send({"k": "load_error", "msg": error})
             return
     code, tests = compiled
+    if code is None:  # fork mode, code the caller has not compiled yet (_plan.CodePlan)
+        try:
+            code = _rewrite.compile_untrusted(job["code"], "<solution>")
+        except (SyntaxError, CodeRefused) as exc:
+            send({"k": "load_error", "msg": str(exc)})
+            return
+        except (RecursionError, MemoryError, ValueError):
+            send({"k": "load_error", "msg": "code illisible : trop complexe"})
+            return
+        send({"k": "compiled"})  # at once: the caller times the compile by its arrival
+        send.flush()
     trust_code(code)  # the runner executes these code objects, and no other
     for group in tests:
         for item in (group if type(group) is list else [group]):
@@ -507,11 +518,18 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
             if program is not None:
                 record = _run_program(compiled, test_ns, membrane.failed)
             else:
-                record = {"p": [_run_probe(probe, job["probes"][index][j], test_ns,
-                                           membrane.failed)
-                                for j, probe in enumerate(compiled)]}
+                probes = []
+                for j, probe in enumerate(compiled):
+                    probes.append(_run_probe(probe, job["probes"][index][j], test_ns,
+                                             membrane.failed))
+                    if membrane.lost:
+                        break
+                record = {"p": probes}
         except (SystemExit, KeyboardInterrupt) as exc:
             send({"k": "abort", "msg": f"le code a tenté d'arrêter le processus ({type_name(exc)})"})
+            return
+        if membrane.lost:  # a change of turn failed: nothing after it can be trusted
+            send({"k": "abort", "msg": membrane.lost})
             return
         send({"k": "test", "i": index, **record})
     violations = guard.violations()

@@ -73,8 +73,14 @@ def _refuse_attribute(name) -> str:
 
 
 def checked_format(obj, attr: str):
-    """``obj.format`` / ``obj.format_map`` for untrusted code: templates are checked first."""
+    """``obj.format`` / ``obj.format_map`` for untrusted code: templates are checked first.
+
+    It reads those two attributes and no other: the code can get hold of this helper (a
+    dictionary it hands ``eval`` receives the builtins), and a reader of any attribute would
+    open ``__globals__`` of every function of the runner."""
     attr = exact_str(attr)
+    if attr not in _FORMAT_NAMES:
+        raise AttributeError(f"attribut interdit dans le bac à sable par ce moyen : {attr[:60]}")
     if issubclass(type(obj), type) and issubclass(obj, str):
         method = _real_getattr(str, attr)
 

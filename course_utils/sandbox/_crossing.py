@@ -205,13 +205,13 @@ def forget_caches() -> None:
     that the code's next call empties, while the code is current."""
     modules = _MODULES
     regex = modules.get("re")
-    if regex is not None and regex._cache:
-        _GRAVEYARD.append(dict(regex._cache))  # copied without hashing: no code runs
-        regex._cache.clear()
+    if regex is not None and regex._cache:  # swapped, not copied: nothing is hashed or sized
+        _GRAVEYARD.append(regex._cache)
+        regex._cache = {}  # re's functions read the module's global at each call
     strptime = modules.get("_strptime")
     if strptime is not None and strptime._regex_cache:
-        _GRAVEYARD.append(dict(strptime._regex_cache))
-        strptime._regex_cache.clear()
+        _GRAVEYARD.append(strptime._regex_cache)
+        strptime._regex_cache = {}
 
 
 def sided_random(membrane, code_random, tests_random):
@@ -231,6 +231,14 @@ def sided_random(membrane, code_random, tests_random):
     return SidedRandom()
 
 
+LOST = ("le bac à sable n'a pas pu rendre la main aux tests après un appel (mémoire épuisée ?) : "
+        "le reste de l'exécution n'est pas évalué")
+
+
+class TurnLost(BaseException):
+    """Raised where a change of turn could not be completed (see :attr:`Membrane.lost`)."""
+
+
 class Membrane:
     """The crossings of one run (built by the worker, copied by each child; see the module).
 
@@ -246,6 +254,11 @@ class Membrane:
         self.decimal = None  # the decimal module, once the run separates the contexts
         self.contexts: dict = {}  # side ("code", "tests") -> its decimal context
         self.tests_turn = False  # whose turn it is (the code's first: it is loaded)
+        # Set when a change of turn failed halfway (the code exhausted the memory, say): the
+        # tests might go on in the code's decimal context, with its caches. The rest of the
+        # run is then void (_child._run aborts it). Raised as made here: nothing to allocate.
+        self.lost: str | None = None
+        self.lost_error = TurnLost(LOST)
         self.code_views: dict = {}  # id of a tests' view -> the code's view
         self.test_views: dict = {}  # id of a code's view -> the tests' view
         self.code_view_ids: set = set()
@@ -331,39 +344,58 @@ class Membrane:
             if _GRAVEYARD:
                 _GRAVEYARD.clear()  # old cache entries of the code die on its turn
             try:
-                result = function(*args, **kwargs)
                 try:
-                    plain = to_plain(result, f"la valeur renvoyée par {name}")
-                except PlainValueError as exc:
-                    membrane.failed.append(_caught_refusal(exc))
-                    failure = exc
-                result = None  # the code's object dies here, while the code is current
-            except (StopIteration, StopAsyncIteration) as exc:
-                failure = RuntimeError(f"{name} a levé {type_name(exc)}, ce qui arrêterait la "
-                                       "boucle du test : c'est compté comme une erreur")
-            except:  # noqa: E722 - every exception, whatever its class's __mro__ claims (a
-                # metaclass's mro() can leave BaseException out: `except BaseException` would
-                # not match, and the tests would get the code's own object)
-                failure = membrane.exception_for_tests(sys.exc_info()[1])
-            args = kwargs = None
-            if decimal is not None:
-                current = decimal.getcontext()
-                if current is contexts["tests"]:
-                    membrane.failed.append("le code a gardé le contexte decimal des tests")
-                contexts["code"] = current  # the code's previous context dies now, on its turn
-                current = None
-            gc_disable()
-            membrane.tests_turn = True
-            forget_caches()
-            if decimal is not None:
-                decimal.setcontext(contexts["tests"])
-            if membrane.escaped is not escaped:
-                membrane._record_escaped(escaped)
+                    result = function(*args, **kwargs)
+                    try:
+                        plain = to_plain(result, f"la valeur renvoyée par {name}")
+                    except PlainValueError as exc:
+                        membrane.failed.append(_caught_refusal(exc))
+                        failure = exc
+                    result = None  # the code's object dies here, while the code is current
+                except (StopIteration, StopAsyncIteration) as exc:
+                    failure = RuntimeError(f"{name} a levé {type_name(exc)}, ce qui arrêterait "
+                                           "la boucle du test : c'est compté comme une erreur")
+                except:  # noqa: E722 - every exception, whatever its class's __mro__ claims (a
+                    # metaclass's mro() can leave BaseException out: `except BaseException`
+                    # would not match, and the tests would get the code's own object)
+                    try:
+                        failure = membrane.exception_for_tests(sys.exc_info()[1])
+                    except:  # noqa: E722 - no copy (memory exhausted): nothing of it crosses
+                        failure, membrane.lost = None, LOST
+            finally:
+                args = kwargs = None
+                membrane._back_to_tests(decimal, escaped)
+            if membrane.lost:
+                raise membrane.lost_error
             if failure is not None:
                 raise failure
             return plain
 
         return call
+
+    def _back_to_tests(self, decimal, escaped) -> None:
+        """The tests' turn again, after a call of the code's function: the collector off first,
+        the code's previous decimal context released while it is still current, the tests'
+        context back, the caches emptied, the cut-short asserts judged. Never half done:
+        whatever fails here (the code may have exhausted the memory) voids the rest of the
+        run (:attr:`lost`)."""
+        contexts = self.contexts
+        try:
+            gc_disable()
+            if decimal is not None:
+                current = decimal.getcontext()
+                if current is contexts["tests"]:
+                    self.failed.append("le code a gardé le contexte decimal des tests")
+                contexts["code"] = current  # the code's previous context dies now, on its turn
+                current = None
+                decimal.setcontext(contexts["tests"])
+            self.tests_turn = True
+            forget_caches()
+            if self.escaped is not escaped:
+                self._record_escaped(escaped)
+        except:  # noqa: E722 - whatever it was
+            self.lost = LOST
+            self.tests_turn = True
 
     def _handed_arguments(self, args, name: str):
         """The tests' arguments for the code's function ``name`` (a list, or a dict of keyword
@@ -485,25 +517,41 @@ class Membrane:
             kwargs = {str.__str__(key): membrane.for_tests(value, "un argument donné par le code")
                       for key, value in kwargs.items()}  # an exact name: no __eq__ of the code
             decimal = membrane.decimal
-            if decimal is not None:  # the code's previous context dies now, on its turn
-                contexts["code"] = decimal.getcontext()
-            forget_caches()  # what the code has cached must not reach the tests' function
-            if decimal is not None:
-                decimal.setcontext(contexts["tests"])
+            # Every change of turn with the collector off: setcontext allocates, and a
+            # collection there would run the code's finalisers in the tests' context.
             gc_disable()
+            try:
+                if decimal is not None:  # the code's previous context dies now, on its turn
+                    contexts["code"] = decimal.getcontext()
+                forget_caches()  # what the code has cached must not reach the tests' function
+                if decimal is not None:
+                    decimal.setcontext(contexts["tests"])
+            except:  # noqa: E722 - still the code's turn: nothing of the tests has run
+                gc_enable()
+                raise
             membrane.tests_turn = True
             try:
-                result = function(*args, **kwargs)
-            except:  # noqa: E722 - every exception (see code_function), raised below as a copy
-                replacement = sys.exc_info()[1]
-                membrane.escaped = (replacement, membrane.escaped)
-            else:
-                replacement = None
-            membrane.tests_turn = False
-            gc_enable()
-            if decimal is not None:
-                contexts["tests"] = decimal.getcontext()
-                decimal.setcontext(contexts["code"])
+                try:
+                    result = function(*args, **kwargs)
+                except:  # noqa: E722 - every exception (see code_function), raised below as a copy
+                    replacement = sys.exc_info()[1]
+                    try:
+                        membrane.escaped = (replacement, membrane.escaped)
+                    except:  # noqa: E722 - it could not be judged: the run is void
+                        membrane.lost = LOST
+                else:
+                    replacement = None
+            finally:
+                try:
+                    if decimal is not None:
+                        contexts["tests"] = decimal.getcontext()
+                        decimal.setcontext(contexts["code"])
+                except:  # noqa: E722 - the code would go on in the tests' context
+                    membrane.lost = LOST
+                membrane.tests_turn = False
+                gc_enable()
+            if membrane.lost:
+                raise membrane.lost_error
             if replacement is not None:
                 # outside the handler: the tests' exception is not the new one's __context__
                 raise membrane.exception_for_code(replacement)

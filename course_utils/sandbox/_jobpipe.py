@@ -22,11 +22,17 @@ def _frame(blob: bytes) -> bytes:
     return _SIZE.pack(len(blob)) + blob
 
 
-def pack_job(job: dict, code_blob: bytes, tests_blob: bytes) -> bytes:
-    """The message for a spare: settings from ``job``, then the marshalled code and tests."""
+_SOURCE = marshal.dumps(None)  # in place of the code: the child compiles the source
+
+
+def pack_job(job: dict, code_blob: bytes | None, tests_blob: bytes) -> bytes:
+    """The message for a spare: settings from ``job``, then the marshalled code (or, while
+    the caller has not compiled it, its source in the settings) and tests."""
+    source = job["code"] if code_blob is None else None
     settings = marshal.dumps((job["timeout"], job["memory_mb"], job["output_limit"],
-                              tuple(job["modules"]), job.get("nonce", 0)))
-    return b"".join((_frame(settings), _frame(code_blob), _frame(tests_blob)))
+                              tuple(job["modules"]), job.get("nonce", 0), source))
+    return b"".join((_frame(settings), _frame(_SOURCE if code_blob is None else code_blob),
+                     _frame(tests_blob)))
 
 
 def send_job(fd: int, data: bytes, deadline: float = 10.0) -> bool:
@@ -88,10 +94,12 @@ def _read_frames(fd: int, count: int) -> list[bytes]:
 def read_job(fd: int) -> tuple[dict, tuple]:
     """Child side: ``(job, (code, tests))`` from the pipe ``fd`` (the caller then closed it)."""
     settings, code, tests = (marshal.loads(frame) for frame in _read_frames(fd, 3))
-    timeout, memory_mb, output_limit, modules, nonce = settings
+    timeout, memory_mb, output_limit, modules, nonce, source = settings
     program, probes, tests = tests
     job = {"timeout": timeout, "memory_mb": memory_mb, "output_limit": output_limit,
            "modules": modules, "nonce": nonce}
+    if code is None:  # compiled by the child (_child._run), from its source
+        job["code"] = source
     if program is not None:
         job["program"] = program
     else:

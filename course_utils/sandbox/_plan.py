@@ -290,13 +290,29 @@ class TestPlan:
 
 @dataclass
 class CodePlan:
-    """What depends only on the code: checked and compiled once (a lesson often runs the
-    same program against several test sets)."""
+    """What depends only on the code: checked once, compiled once (a lesson often runs the
+    same program against several test sets).
+
+    The caller does not compile untrusted code on sight: CPython 3.11's compiler has passes
+    that are quadratic in shapes no cap foresees (keyword names checked pairwise, constants
+    sharing one hash in a set display, every enclosing name copied into each nested scope:
+    200,000 characters held the caller 6 s), and a compile cannot be interrupted. The first
+    child to run the code compiles it from its source, within the run's limits; the caller
+    compiles it (once, for the next runs) only after a child did so quickly
+    (:data:`TRUSTED_COMPILE`)."""
 
     refusal: str | None  # syntax error or static check refusal: the code is not compiled
     modules: frozenset
     blob: bytes | None = None  # the compiled code object, marshalled
     error: str | None = None  # why the code could not be compiled
+    tree: ast.AST | None = None  # the checked tree, until the caller compiles it
+    uses_format: bool = False
+    compiles_quickly: bool = False  # a child compiled it within TRUSTED_COMPILE
+
+
+# A child that compiled the code and reported it within this many seconds (from the job's
+# sending to the report's arrival, measured by the caller): the caller may compile it too.
+TRUSTED_COMPILE = 0.1
 
 
 # The compiled code and tests a child receives. The compiler folds constant expressions
@@ -407,16 +423,25 @@ def _code_plan(code) -> CodePlan:
         reasons, uses_format = analyse(tree, modules)
         if reasons:
             plan = CodePlan("code refusé : " + " ; ".join(reasons), frozenset(modules))
-        else:
-            compiled, error = _compiled(tree, "<solution>", "exec", tests=False,
-                                        uses_format=uses_format)
-            blob = None if error else marshal.dumps(compiled)
-            error = error or _too_big(blob, "le code compilé est")
-            plan = CodePlan(None, frozenset(modules), None if error else blob, error)
+        else:  # compiled later (see CodePlan), by a child first
+            plan = CodePlan(None, frozenset(modules), tree=tree, uses_format=uses_format)
     if cacheable:
         with _LOCK:
             _CODE_CACHE.remember(code, plan, _weight(len(code), plan.blob))
     return plan
+
+
+def compile_code(plan: CodePlan) -> None:
+    """The caller compiles a program a child compiled quickly (see :class:`CodePlan`)."""
+    tree = plan.tree
+    if tree is None or plan.blob is not None or plan.error:
+        return
+    compiled, error = _compiled(tree, "<solution>", "exec", tests=False,
+                                uses_format=plan.uses_format)
+    blob = None if error else marshal.dumps(compiled)
+    plan.error = error or _too_big(blob, "le code compilé est")
+    plan.blob = None if plan.error else blob
+    plan.tree = None
 
 
 def make_plan(code, tests, *, timeout: float, memory_mb: int, output_limit: int = 20_000) -> Plan:
@@ -449,11 +474,15 @@ def make_plan(code, tests, *, timeout: float, memory_mb: int, output_limit: int 
 def fork_blobs(plan: Plan):
     """``(code blob, tests blob), None`` or ``None, French error``: what a forked child runs.
 
-    Compiled when the code and the tests were first planned, after the static check accepted
-    them (a spawned child compiles for itself, from the sources in ``plan.job``).
+    The tests are compiled when first planned; the code once a child compiled it quickly
+    (see :class:`CodePlan`): until then its blob is None, and the child compiles the source
+    in ``plan.job`` (as a spawned child always does).
     """
-    if plan.code_plan.error:
-        return None, plan.code_plan.error
+    code_plan = plan.code_plan
+    if code_plan.compiles_quickly:
+        compile_code(code_plan)
+    if code_plan.error:
+        return None, code_plan.error
     if plan.tests_plan.error:
         return None, plan.tests_plan.error
-    return (plan.code_plan.blob, plan.tests_plan.blob), None
+    return (code_plan.blob, plan.tests_plan.blob), None

@@ -15,7 +15,7 @@ import signal
 import time
 from dataclasses import dataclass, field
 
-from course_utils.sandbox._plan import Plan, PlanError, judge_expression, make_plan
+from course_utils.sandbox._plan import TRUSTED_COMPILE, Plan, PlanError, judge_expression, make_plan
 from course_utils.sandbox._plain import PlainValueError, decode
 
 MAX_FRAME = 4 * 1024 * 1024 + 64
@@ -30,6 +30,7 @@ class Outcome:
     timed_out: bool = False
     problem: str | None = None  # "overflow", "malformed", "startup"
     exit: str = ""
+    compiled_after: float | None = None  # when the child reported its compile (seconds)
 
 
 def describe_exit(code: int | None) -> str:
@@ -88,6 +89,8 @@ def collect(handle, timeout: float, startup_timeout: float, nonce: int = 0) -> O
                     out.problem = "malformed"
                 elif record["k"] == "ready" and ready_at is None:
                     ready_at = time.monotonic()
+                elif record["k"] == "compiled" and out.compiled_after is None:
+                    out.compiled_after = time.monotonic() - start
                 else:
                     out.records.append(record)
                     out.done = record["k"] == "done"
@@ -199,4 +202,7 @@ def supervise(request: dict, launch, mode: str = "fork") -> dict:
     handle = launch(plan)
     if isinstance(handle, str):  # the worker could not compile the code: nothing was run
         return _result(plan, error=f"erreur au chargement du code : {handle}")
-    return verdict(plan, collect(handle, plan.timeout, STARTUP_TIMEOUT[mode], plan.job["nonce"]))
+    out = collect(handle, plan.timeout, STARTUP_TIMEOUT[mode], plan.job["nonce"])
+    if out.compiled_after is not None and out.compiled_after <= TRUSTED_COMPILE:
+        plan.code_plan.compiles_quickly = True  # the caller may compile it for the next runs
+    return verdict(plan, out)

@@ -99,6 +99,8 @@ def _jobs() -> list[bytes]:
         code, tests_code = compiled
         blob = marshal.dumps((job.get("program"), job.get("probes"), tests_code))
         messages.append(pack_job(job, marshal.dumps(code), blob))
+        if "program" in tests:  # and as new code, which the child compiles itself
+            messages.append(pack_job(job, None, blob))
     return messages
 
 
