@@ -396,6 +396,132 @@ _MEMORY_IN_THE_SWITCH = ('import decimal, re\n'
                          "    return '0.3'\n")
 _T_TIERS = "tiers() == str(decimal.Decimal(1) / decimal.Decimal(3))"
 
+# A wrapper of the runner that checked one value and used another: update_wrapper accepted
+# __dict__ as an assignment (the real one then read any object's namespace), attrgetter and
+# methodcaller checked a str subclass's text and looked up what its __hash__/__eq__ said.
+_CATCH_DICT = "import functools\nbox = []\nclass W:\n    def __setattr__(self, name, value):\n" \
+              "        box.append(value)\n"
+_WALK_TO_CHILD = ("subclasses = box[0]['__subcl' + 'asses__']\n"
+                  "AG = [c for c in subclasses(object) if c.__name__ == 'attrgetter'][0]\n"
+                  "G = AG('__glo' + 'bals__')(print)\n"
+                  "child = AG('__di' + 'ct__')(G['_MODULES']['course_utils.sandbox._child'])\n")
+_LYING_NAME = ("import operator\nclass S(str):\n    def __eq__(self, other):\n        return True\n"
+               "    def __hash__(self):\n        return hash(self.target)\n"
+               "def lying(target):\n    s = S('real')\n    s.target = target\n    return s\n")
+
+# A finaliser of the code (its old decimal context, released while switching back to the
+# tests) calls a function of the tests it kept: that call turned the collector back on for the
+# tests' turn, and a cycle of the code, armed to be collected, then set their precision.
+_REENTRY_CALLBACK = ('import decimal, re\n'
+                     'hit = [False]\n'
+                     'armed = [False]\n'
+                     'MINE = [None]\n'
+                     'KEEP = []\n'
+                     'saved = []\n'
+                     '\n'
+                     'class Bomb:\n'
+                     '    def __del__(self):\n'
+                     '        if hit[0]:\n'
+                     '            return\n'
+                     '        ctx = decimal.getcontext()\n'
+                     '        if ctx is not MINE[0]:\n'
+                     '            ctx.prec = 1\n'
+                     '            hit[0] = True\n'
+                     '            return\n'
+                     '        KEEP.append([[] for _ in range(800)])\n'
+                     '        b = Bomb()\n'
+                     '        b.me = b\n'
+                     '        armed[0] = True\n'
+                     '\n'
+                     'class C(decimal.Context):\n'
+                     '    def __del__(self):\n'
+                     '        if saved and not hit[0]:\n'
+                     '            try:\n'
+                     '                saved[0](0)\n'
+                     '            except Exception:\n'
+                     '                pass\n'
+                     "            re.compile('zz')\n"
+                     '            b = Bomb()\n'
+                     '            b.me = b\n'
+                     '            b = None\n'
+                     '            while not armed[0]:\n'
+                     '                KEEP.append([])\n'
+                     '\n'
+                     'decimal.setcontext(C())\n'
+                     '\n'
+                     'def appliquer(f, xs):\n'
+                     '    out = [f(x) for x in xs]\n'
+                     '    saved.append(f)\n'
+                     '    new = decimal.Context()\n'
+                     '    MINE[0] = new\n'
+                     '    decimal.setcontext(new)\n'
+                     '    return out\n'
+                     '\n'
+                     'def tiers():\n'
+                     "    return '0.3'\n")
+_REENTRY_ITERATOR = ('import decimal, re\n'
+                     'hit = [False]\n'
+                     'armed = [False]\n'
+                     'MINE = [None]\n'
+                     'KEEP = []\n'
+                     'saved = []\n'
+                     '\n'
+                     'class Bomb:\n'
+                     '    def __del__(self):\n'
+                     '        if hit[0]:\n'
+                     '            return\n'
+                     '        ctx = decimal.getcontext()\n'
+                     '        if ctx is not MINE[0]:\n'
+                     '            ctx.prec = 1\n'
+                     '            hit[0] = True\n'
+                     '            return\n'
+                     '        KEEP.append([[] for _ in range(800)])\n'
+                     '        b = Bomb()\n'
+                     '        b.me = b\n'
+                     '        armed[0] = True\n'
+                     '\n'
+                     'class C(decimal.Context):\n'
+                     '    def __del__(self):\n'
+                     '        if saved and not hit[0]:\n'
+                     '            try:\n'
+                     '                saved[0](0)\n'
+                     '            except Exception:\n'
+                     '                pass\n'
+                     "            re.compile('zz')\n"
+                     '            b = Bomb()\n'
+                     '            b.me = b\n'
+                     '            b = None\n'
+                     '            while not armed[0]:\n'
+                     '                KEEP.append([])\n'
+                     '\n'
+                     'decimal.setcontext(C())\n'
+                     '\n'
+                     'def somme(it):\n'
+                     '    total = next(it)\n'
+                     '    saved.append(lambda _: next(it, 0))\n'
+                     '    new = decimal.Context()\n'
+                     '    MINE[0] = new\n'
+                     '    decimal.setcontext(new)\n'
+                     '    return 30\n'
+                     '\n'
+                     'def tiers():\n'
+                     "    return '0.3'\n")
+# A callable of the code held only by the tests (an entry they overwrite): its __del__ ran on
+# their turn, in their decimal context.
+_DIES_WITH_THE_TESTS = ('import decimal\n'
+                        'class K:\n'
+                        '    def __call__(self):\n'
+                        '        return 0\n'
+                        '    def __del__(self):\n'
+                        '        decimal.getcontext().prec = 1\n'
+                        'def remplir(noter):\n'
+                        "    noter('a', K())\n"
+                        "    noter('a', 1)\n"
+                        "    noter('b', 2)\n"
+                        '    return 2\n'
+                        'def tiers():\n'
+                        "    return '0.3'\n")
+
 CLASSES = {
     # Values compared by exact type: a class whose metaclass says it equals int, str... never
     # passes for plain data, at any depth, in expressions or programs.
@@ -1205,6 +1331,45 @@ CLASSES = {
         ("memory_exhausted_and_caught", _MEMORY_IN_THE_SWITCH,
          "try:\n    racine(-1)\nexcept Exception:\n    pass\nfrom decimal import Decimal\n"
          "assert tiers() == str(Decimal(1) / Decimal(3))\n"),
+    ],
+    "wrapper_checks_used_as_given": [
+        ("update_wrapper_assigns_a_namespace", _CATCH_DICT
+         + "functools.update_wrapper(W(), type, assigned=('__dict__',), updated=())\n"
+         + _WALK_TO_CHILD + _FORGE_PROGRAM, FORGED),
+        ("wraps_assigns_a_namespace", _CATCH_DICT
+         + "functools.wraps(type, assigned=('__dict__',), updated=())(W())\n"
+         + _WALK_TO_CHILD + _FORGE_PROBE, ["f(3) == 99"]),
+        ("update_wrapper_writes_a_flag", _CATCH_DICT + "import re\n"
+         "functools.update_wrapper(W(), re.IGNORECASE, assigned=('__dict__',), updated=())\n"
+         "box[0]['_value_'] = 0\ndef f(s):\n    return False\n",
+         "import re\nassert f('a') == (re.search('A', 'a', re.I) is not None)\n"),
+        ("attrgetter_of_a_lying_name", _LYING_NAME
+         + "G = operator.attrgetter(lying('__glo' + 'bals__'))(print)\n"
+         "child = operator.attrgetter(lying('__di' + 'ct__'))("
+         "G['_MODULES']['course_utils.sandbox._child'])\n" + _FORGE_PROGRAM, FORGED),
+        ("methodcaller_of_a_lying_name", _LYING_NAME
+         + "G = operator.methodcaller(lying('__getattri' + 'bute__'), '__glo' + 'bals__')(print)\n"
+         "child = operator.methodcaller(lying('__getattri' + 'bute__'), '__di' + 'ct__')("
+         "G['_MODULES']['course_utils.sandbox._child'])\n" + _FORGE_PROBE, ["f(3) == 99"]),
+    ],
+    "crossing_reentry": [
+        ("finaliser_calls_a_kept_callback", _REENTRY_CALLBACK,
+         "assert appliquer(abs, [-1, 2]) == [1, 2]\nfrom decimal import Decimal\n"
+         "assert tiers() == str(Decimal(1) / Decimal(3))\n"),
+        ("finaliser_calls_a_kept_callback_expressions", _REENTRY_CALLBACK,
+         ["appliquer(abs, [-1, 2]) == [0]", _T_TIERS]),
+        ("finaliser_drives_a_kept_iterator", _REENTRY_ITERATOR,
+         "assert somme(x * x for x in range(5)) == 30\nfrom decimal import Decimal\n"
+         "assert tiers() == str(Decimal(1) / Decimal(3))\n"),
+        ("callable_dropped_by_the_tests", _DIES_WITH_THE_TESTS,
+         "memo = {}\ndef noter(cle, valeur):\n    memo[cle] = valeur\n"
+         "assert remplir(noter) == 2\nassert memo == {'a': 1, 'b': 2}\n"
+         "from decimal import Decimal\nassert tiers() == str(Decimal(1) / Decimal(3))\n"),
+        ("callable_cleared_by_the_tests", _DIES_WITH_THE_TESTS.replace(
+            "    noter('a', 1)\n", "    noter('a', None)\n"),
+         "vus = []\ndef noter(cle, valeur):\n    if valeur is None:\n        vus.clear()\n"
+         "    else:\n        vus.append(valeur)\nassert remplir(noter) == 2\n"
+         "from decimal import Decimal\nassert tiers() == str(Decimal(1) / Decimal(3))\n"),
     ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,

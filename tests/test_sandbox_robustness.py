@@ -13,7 +13,16 @@ import signal
 
 import pytest
 
-from course_utils.sandbox import Sandbox, _client, _plain, _plan, _static, _supervisor, _worker
+from course_utils.sandbox import (
+    Sandbox,
+    _client,
+    _jobpipe,
+    _plain,
+    _plan,
+    _static,
+    _supervisor,
+    _worker,
+)
 
 posix = pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="POSIX seulement")
 HONEST = ("def double(x):\n    return 2 * x\n", ["double(21) == 42"])
@@ -335,7 +344,7 @@ def test_constants_the_compiler_folds_are_capped_before_it_folds_them(sandbox_bo
     assert fine.ok, fine
     # Second layer: the job the caller compiles (once a child compiled it quickly) is capped,
     # and a refused one is not kept.
-    monkeypatch.setattr(_plan, "MAX_BLOB_BYTES", 100_000)
+    monkeypatch.setattr(_jobpipe, "MAX_BLOB_BYTES", 100_000)
     monkeypatch.setattr(_supervisor, "TRUSTED_COMPILE", 60.0)
     code = "".join(lines.splitlines(True)[:20]) + honest
     assert sandbox_box.run(code, ["f(2) == 3"]).ok  # compiled by the child
@@ -422,3 +431,40 @@ def test_a_change_of_turn_that_fails_halfway_voids_the_rest_of_the_run(monkeypat
     with pytest.raises(_crossing.TurnLost):
         wrapped(1)
     assert membrane.lost == _crossing.LOST and membrane.tests_turn
+
+
+@pytest.mark.parametrize("mode", ["fork", "spawn"])
+def test_a_program_gives_the_same_result_on_every_run_whoever_compiled_it(mode, monkeypatch):
+    # The first run's child compiles the program; from the second, the caller does. marshal
+    # orders a set's constants, so the child's own compile is marshalled and read back too;
+    # and one cap on the compiled size holds on both sides (nested finally blocks are written
+    # out once per way out: exponential in the nesting).
+    monkeypatch.setattr(_supervisor, "TRUSTED_COMPILE", 60.0)
+    fruits = ("pomme", "poire", "kiwi", "melon", "figue", "prune", "cerise", "datte", "mangue",
+              "citron", "orange")
+    code = "def f():\n    return list({" + ", ".join(repr(f) for f in fruits) + "})\n"
+    body = ";".join(["a" + ".b" * 130] * 2)
+    nested = ("def f(x):\n return x + 1\ndef g(a):\n"
+              + "".join(" " * (i + 1) + "try:\n" + " " * (i + 2) + body + "\n" + " " * (i + 1)
+                        + "finally:\n" for i in range(10)) + " " * 11 + body + "\n")
+    with Sandbox(mode=mode) as box:
+        order = box.run(code, ["f() == 0"]).failures[0].reason
+        assert all(box.run(code, ["f() == 0"]).failures[0].reason == order for _ in range(2))
+        results = {(r.passed, r.error) for r in (box.run(nested, ["f(2) == 3"]) for _ in range(3))}
+    assert len(results) == 1, results
+    assert "trop gros" in (next(iter(results))[1] or ""), results
+
+
+def test_the_callers_optimize_flag_does_not_change_the_code():
+    # The caller may run under python -O: the code it compiles keeps its asserts and __debug__,
+    # as in a child (which never runs with -O).
+    import subprocess
+    import sys
+
+    script = ("from course_utils.sandbox._rewrite import compile_untrusted\n"
+              "ns = {}\nexec(compile_untrusted('def f():\\n    assert False, 1\\n"
+              "    return 2\\nd = __debug__\\n', '<solution>'), ns)\n"
+              "try:\n    ns['f']()\nexcept AssertionError:\n    print('kept', ns['d'])\n")
+    done = subprocess.run([sys.executable, "-O", "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip() == "kept True", done

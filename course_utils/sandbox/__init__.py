@@ -40,7 +40,9 @@ What each layer stops, and what it does not
    (keyword names checked pairwise, constants sharing one hash, enclosing names copied into
    every nested scope), and a compile cannot be interrupted. The first child to run a
    program compiles it, within the run's limits; the caller compiles it for the next runs
-   only once a child did so in under 0.1 s (``_plan.CodePlan``). Besides: at most 2,000
+   only once a child did so in under 0.1 s (``_plan.CodePlan``); either way the child gets
+   the same code (the child's own compile is marshalled and read back, under the same size
+   cap, and compiled with ``optimize=0`` whatever the caller's flags). Besides: at most 2,000
    functions, classes and comprehensions, constants the compiler would fold
    (``'😀' * 4096``, sums of them) capped at 8 MB before compiling, the compiled job capped at
    8 MB, and the code's syntax warnings are not printed in the caller.
@@ -122,7 +124,9 @@ What each layer stops, and what it does not
    metaclass's ``__eq__`` would be asked by the tests' own checks).
    The code's finalisers run only while the code is current (its objects die before each of
    its calls returns, and the cyclic collector is off while the tests run and during every
-   change of turn). A change of turn is whole or the rest of the run is void: if switching
+   change of turn; the code's callables handed to the tests stay alive to the end of the run,
+   so they never die on the tests' turn). A change of turn is whole or the rest of the run is
+   void: if switching
    back to the tests fails halfway (the code exhausted the memory), the run is aborted.
 6. **No wedge**: every read from the worker and every write to it has a deadline; a worker that
    misses one (stopped, wedged) is killed, the call returns a French error, and the next run

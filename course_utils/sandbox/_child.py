@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import _signal
 import json
+import marshal
 import os
 import random
 import signal
@@ -62,7 +63,7 @@ from course_utils.sandbox._child_builtins import (
     tests_view,
 )
 from course_utils.sandbox._crossing import Membrane, forget_caches, gc_disable, sided_random
-from course_utils.sandbox._jobpipe import read_job
+from course_utils.sandbox._jobpipe import read_job, too_big
 from course_utils.sandbox._plain import (
     PlainValueError,
     describe,
@@ -352,6 +353,23 @@ def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, membrane: Membran
         test_ns[name] = for_tests(value, name)
 
 
+def _compiled_here(source: str, filename: str, mode: str, tests: bool):
+    """``(code object, None)`` or ``(None, French error)``: compiled in this child, and made
+    what a child receives from the caller (marshalled and read back: marshal orders a set's
+    constants, and the same program must behave the same on every run), under the same cap
+    on its size (_jobpipe.MAX_BLOB_BYTES)."""
+    try:
+        code = _rewrite.compile_untrusted(source, filename, mode, tests=tests)
+        blob = marshal.dumps(code)
+    except (SyntaxError, CodeRefused) as exc:
+        return None, str(exc)
+    except (RecursionError, MemoryError, ValueError):
+        return None, "code illisible : trop complexe"
+    code = None
+    problem = too_big(blob, "les tests compilés sont" if tests else "le code compilé est")
+    return (None, problem) if problem else (marshal.loads(blob), None)
+
+
 def compile_job(job: dict):
     """``(code, tests), None`` or ``None, French error``: a spawned child compiles its job.
 
@@ -359,18 +377,25 @@ def compile_job(job: dict):
     see ``_plan.fork_blobs``, and the child receives the code objects).
     """
     program = job.get("program")
-    try:
-        code = _rewrite.compile_untrusted(job["code"], "<solution>")
-        if program is not None:
-            tests = [_rewrite.compile_untrusted(program, "<tests>", tests=True)]
-        else:
-            tests = [[_rewrite.compile_untrusted(src, "<tests>", "eval", tests=True)
-                      for src in probes] for probes in job["probes"]]
-    except (SyntaxError, CodeRefused) as exc:
-        return None, str(exc)
-    except (RecursionError, MemoryError, ValueError):
-        return None, "code illisible : trop complexe"
-    return (code, tests), None
+    code, error = _compiled_here(job["code"], "<solution>", "exec", False)
+    if error:
+        return None, error
+    if program is not None:
+        compiled, error = _compiled_here(program, "<tests>", "exec", True)
+        tests = [compiled]
+    else:
+        tests = []
+        for probes in job["probes"]:
+            group = []
+            for source in probes:
+                compiled, error = _compiled_here(source, "<tests>", "eval", True)
+                if error:
+                    break
+                group.append(compiled)
+            tests.append(group)
+            if error:
+                break
+    return (None, error) if error else ((code, tests), None)
 
 
 class World:
@@ -480,13 +505,9 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
             return
     code, tests = compiled
     if code is None:  # fork mode, code the caller has not compiled yet (_plan.CodePlan)
-        try:
-            code = _rewrite.compile_untrusted(job["code"], "<solution>")
-        except (SyntaxError, CodeRefused) as exc:
-            send({"k": "load_error", "msg": str(exc)})
-            return
-        except (RecursionError, MemoryError, ValueError):
-            send({"k": "load_error", "msg": "code illisible : trop complexe"})
+        code, error = _compiled_here(job["code"], "<solution>", "exec", False)
+        if error:
+            send({"k": "load_error", "msg": error})
             return
         send({"k": "compiled"})  # at once: the caller times the compile by its arrival
         send.flush()

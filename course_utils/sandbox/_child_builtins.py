@@ -170,12 +170,17 @@ def delattr(obj, name):  # noqa: A001
     _builtins.delattr(obj, _refuse_attribute(name))
 
 
-def _checked_names(*names) -> None:
-    for name in names:
-        for part in exact_str(name, "le nom d'attribut").split("."):
+def _checked_names(*names) -> tuple:
+    """The names, as the exact strings that were checked: those are what is used (a ``str``
+    subclass would pass the check as one name and be looked up as another, through its
+    ``__hash__`` and ``__eq__``)."""
+    exact = tuple(exact_str(name, "le nom d'attribut") for name in names)
+    for name in exact:
+        for part in name.split("."):
             _refuse_attribute(part)
             if part in _FORMAT_NAMES or part == "__init__":
                 raise AttributeError(f"attribut interdit dans le bac à sable par ce moyen : {part}")
+    return exact
 
 
 def attrgetter(attr, *attrs):
@@ -183,8 +188,7 @@ def attrgetter(attr, *attrs):
 
     It returns a closure, not the ``operator.attrgetter`` object: ``type(...)`` of that object
     would be the unchecked constructor."""
-    _checked_names(attr, *attrs)
-    real = _operator.attrgetter(attr, *attrs)
+    real = _operator.attrgetter(*_checked_names(attr, *attrs))
 
     def get(obj):
         return real(obj)
@@ -195,8 +199,7 @@ def attrgetter(attr, *attrs):
 def methodcaller(name, /, *args, **kwargs):
     """``operator.methodcaller`` that refuses the methods the static check refuses (a closure,
     for the same reason as :func:`attrgetter`)."""
-    _checked_names(name)
-    real = _operator.methodcaller(name, *args, **kwargs)
+    real = _operator.methodcaller(*_checked_names(name), *args, **kwargs)
 
     def call(obj):
         return real(obj)
@@ -231,27 +234,41 @@ def _functools_wrappers():
     import functools
 
     real_update = functools.update_wrapper
-    defaults = frozenset(functools.WRAPPER_ASSIGNMENTS) | frozenset(functools.WRAPPER_UPDATES)
+    assignments = frozenset(functools.WRAPPER_ASSIGNMENTS)  # names, docs, annotations
+    updates = frozenset(functools.WRAPPER_UPDATES)  # __dict__, merged only (see below)
 
     def update_wrapper(wrapper, wrapped, assigned=functools.WRAPPER_ASSIGNMENTS,
                        updated=functools.WRAPPER_UPDATES):
-        """``functools.update_wrapper`` that copies no forbidden attribute (``__globals__``...)
-        and only onto an object of the untrusted code."""
-        assigned = _wrapper_names(assigned, defaults)
-        updated = _wrapper_names(updated, defaults)
+        """``functools.update_wrapper`` written out: it copies no forbidden attribute
+        (``__globals__``, and ``__dict__`` given as an assignment: the real one would hand
+        over any object's namespace), only onto an object of the untrusted code, and a
+        dictionary of an object that is not the code's as a copy."""
+        assigned = _wrapper_names(assigned, assignments)
+        updated = _wrapper_names(updated, updates)
         if not _untrusted_owner(wrapper):
             raise TypeError("functools.update_wrapper : l'enveloppe doit être définie par votre "
                             "code dans le bac à sable")
-        if updated and not (type(wrapped) is _FUNCTION and _untrusted_owner(wrapped)):
-            # ``__dict__`` copied with the real getattr: a class's namespace (dunder entries
-            # included) or a function of the runner's would reach the code's object. Only a
-            # function of the code's, or of the tests', lends its attributes.
-            updated = ()
-        return real_update(wrapper, wrapped, assigned, updated)
+        # A function of the code's, or of the tests', lends its attributes as they are;
+        # anything else (a class's namespace, a function of the runner's or of the standard
+        # library) lends copies of its dictionaries, and no __dict__ at all.
+        own = type(wrapped) is _FUNCTION and _untrusted_owner(wrapped)
+        for name in assigned:
+            try:
+                value = _real_getattr(wrapped, name)
+            except AttributeError:
+                continue
+            if not own and type(value) is dict:
+                value = dict(value)
+            _builtins.setattr(wrapper, name, value)
+        if own:
+            for name in updated:
+                _real_getattr(wrapper, name).update(_real_getattr(wrapped, name, {}))
+        _builtins.setattr(wrapper, "__wrapped__", wrapped)
+        return wrapper
 
     def wraps(wrapped, assigned=functools.WRAPPER_ASSIGNMENTS, updated=functools.WRAPPER_UPDATES):
-        assigned = _wrapper_names(assigned, defaults)
-        updated = _wrapper_names(updated, defaults)
+        assigned = _wrapper_names(assigned, assignments)
+        updated = _wrapper_names(updated, updates)
         return functools.partial(update_wrapper, wrapped=wrapped, assigned=assigned,
                                  updated=updated)
 
@@ -615,7 +632,8 @@ def _seal_typing_internals(typing) -> None:
 
 def _seal_typing_aliases(typing) -> None:
     """A ``typing`` alias (``List[int]``, ``Literal['x']``...) keeps the fields it was made
-    with: in strict mode a field it has cannot be set again or deleted.
+    with: in strict mode a field it has cannot be set again or deleted, and nothing else is
+    added to it.
 
     ``_GenericAlias.__reduce__`` looks its ``_name`` up in typing's globals: an alias renamed
     ``__builtins__`` copied to the real builtins. And the aliases a cache hands to both sides
@@ -627,9 +645,15 @@ def _seal_typing_aliases(typing) -> None:
     instance_dict = object.__getattribute__
 
     def fixed(self, attr) -> bool:
-        return (strict_mode() and type(attr) is str
-                and (attr in _ALIAS_FIELDS or (attr.startswith("__") and attr.endswith("__")))
-                and attr in instance_dict(self, "__dict__"))
+        # A field is set once (by typing, as it makes the alias); no other attribute is ever
+        # added (one shadowing a method, copy_with, __mro_entries__, would run the code's
+        # function where the tests use an alias the cache shares with them).
+        if not strict_mode():
+            return False
+        if type(attr) is not str:
+            return True
+        field = attr in _ALIAS_FIELDS or (attr.startswith("__") and attr.endswith("__"))
+        return not field or attr in instance_dict(self, "__dict__")
 
     def __setattr__(self, attr, value):
         if fixed(self, attr):

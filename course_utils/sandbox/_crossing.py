@@ -72,7 +72,7 @@ _MODULES = sys.modules  # the real table: a running child's sys.modules is empti
 _args = BaseException.args.__get__
 _traceback = BaseException.__traceback__.__get__
 _set_traceback = BaseException.__traceback__.__set__
-gc_enable, gc_disable = gc.enable, gc.disable
+gc_enable, gc_disable, gc_isenabled = gc.enable, gc.disable, gc.isenabled
 # Leaves of the walks: their referents lead to namespaces (a function's globals, a module's
 # dictionary, a frame's locals), not to what was handed over.
 _OPAQUE = (types.FunctionType, types.ModuleType, types.CodeType, types.FrameType,
@@ -224,7 +224,9 @@ def sided_random(membrane, code_random, tests_random):
     class SidedRandom:
         __slots__ = ()
 
-        def __getattr__(self, name):
+        def __getattr__(self, name):  # the names statistics reads, and no other
+            if name != "gauss" and name != "Random":
+                raise AttributeError(name)
             return getattr(tests_random if membrane.tests_turn else code_random, name)
 
     _child_os.freeze_types([SidedRandom])  # made in a child: not a class of the run
@@ -259,6 +261,7 @@ class Membrane:
         # run is then void (_child._run aborts it). Raised as made here: nothing to allocate.
         self.lost: str | None = None
         self.lost_error = TurnLost(LOST)
+        self.kept: list = []  # the code's callables handed to the tests (code_function)
         self.code_views: dict = {}  # id of a tests' view -> the code's view
         self.test_views: dict = {}  # id of a code's view -> the tests' view
         self.code_view_ids: set = set()
@@ -323,6 +326,10 @@ class Membrane:
         that no finaliser (``__del__``) of the code runs in the tests' context."""
         membrane = self
         contexts = self.contexts
+        # Kept alive to the end of the run: held only by this wrapper, which the tests may
+        # drop (a dict entry overwritten), the code's object would die on the tests' turn,
+        # and its __del__ run in their decimal context.
+        self.kept.append(function)
         # Few distinct objects on the common path (plain arguments, no decimal): in a forked
         # child, each first touch of an object copies its page.
 
@@ -518,7 +525,10 @@ class Membrane:
                       for key, value in kwargs.items()}  # an exact name: no __eq__ of the code
             decimal = membrane.decimal
             # Every change of turn with the collector off: setcontext allocates, and a
-            # collection there would run the code's finalisers in the tests' context.
+            # collection there would run the code's finalisers in the tests' context. The
+            # collector is put back as it was found: this may run inside a change of turn
+            # (a finaliser of the code, released there, calling a function of the tests).
+            collecting = gc_isenabled()
             gc_disable()
             try:
                 if decimal is not None:  # the code's previous context dies now, on its turn
@@ -527,7 +537,8 @@ class Membrane:
                 if decimal is not None:
                     decimal.setcontext(contexts["tests"])
             except:  # noqa: E722 - still the code's turn: nothing of the tests has run
-                gc_enable()
+                if collecting:
+                    gc_enable()
                 raise
             membrane.tests_turn = True
             try:
@@ -549,7 +560,8 @@ class Membrane:
                 except:  # noqa: E722 - the code would go on in the tests' context
                     membrane.lost = LOST
                 membrane.tests_turn = False
-                gc_enable()
+                if collecting:
+                    gc_enable()
             if membrane.lost:
                 raise membrane.lost_error
             if replacement is not None:

@@ -17,6 +17,22 @@ import struct
 
 _SIZE = struct.Struct(">I")
 
+# The compiled code and tests a child receives, or compiles itself. The compiler folds
+# constant expressions ('😀' * 4096 is a 16 kB string) and writes each finally block out once
+# per way out of it (nested, that doubles at each level): 124,000 characters of source made
+# 185 MB to send, to read before the run's clock starts, and to keep in the caller's cache.
+MAX_BLOB_BYTES = 8 * 1024 * 1024
+
+
+def too_big(blob: bytes | None, what: str) -> str | None:
+    """French reason why ``blob`` (``what`` « est » / « sont ») is refused, or None."""
+    if blob is None or len(blob) <= MAX_BLOB_BYTES:
+        return None
+    return (f"{what} trop gros ({len(blob) / 1e6:.0f} Mo, au plus "
+            f"{MAX_BLOB_BYTES / 1e6:.0f} Mo) : des constantes calculées d'avance (comme "
+            "'x' * 4096) ou des blocs try/finally imbriqués le font grossir ; construisez les "
+            "grandes valeurs à l'exécution")
+
 
 def _frame(blob: bytes) -> bytes:
     return _SIZE.pack(len(blob)) + blob

@@ -27,6 +27,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from course_utils.sandbox import _jobpipe
 from course_utils.sandbox._plain import (
     OP_SYMBOLS,
     PlainValueError,
@@ -283,7 +284,7 @@ class TestPlan:
     def build(cls, total, labels, skeletons, probes, program, trees, modules) -> TestPlan:
         compiled, error = _compiled_tests(program, trees)
         blob = None if error else marshal.dumps((program, probes, compiled))
-        error = error or _too_big(blob, "les tests compilés sont")
+        error = error or _jobpipe.too_big(blob, "les tests compilés sont")
         return cls(total, labels, skeletons, probes, program, modules,
                    None if error else blob, error)
 
@@ -313,20 +314,6 @@ class CodePlan:
 # A child that compiled the code and reported it within this many seconds (from the job's
 # sending to the report's arrival, measured by the caller): the caller may compile it too.
 TRUSTED_COMPILE = 0.1
-
-
-# The compiled code and tests a child receives. The compiler folds constant expressions
-# (``'😀' * 4096`` is a 16 kB string): 124,000 characters of source made 185 MB to send, to
-# read before the run's clock starts, and to keep in the caller's cache.
-MAX_BLOB_BYTES = 8 * 1024 * 1024
-
-
-def _too_big(blob: bytes | None, what: str) -> str | None:
-    if blob is None or len(blob) <= MAX_BLOB_BYTES:
-        return None
-    return (f"{what} trop gros ({len(blob) / 1e6:.0f} Mo, au plus "
-            f"{MAX_BLOB_BYTES / 1e6:.0f} Mo) : le compilateur calcule les constantes "
-            "(comme 'x' * 4096) ; construisez-les à l'exécution")
 
 
 def _weight(chars: int, blob: bytes | None) -> int:
@@ -439,7 +426,7 @@ def compile_code(plan: CodePlan) -> None:
     compiled, error = _compiled(tree, "<solution>", "exec", tests=False,
                                 uses_format=plan.uses_format)
     blob = None if error else marshal.dumps(compiled)
-    plan.error = error or _too_big(blob, "le code compilé est")
+    plan.error = error or _jobpipe.too_big(blob, "le code compilé est")
     plan.blob = None if plan.error else blob
     plan.tree = None
 

@@ -194,7 +194,9 @@ def compile_checked(tree: ast.AST, filename: str, mode: str, *, tests: bool, use
         tree = (TestRewriter() if tests else FormatRewriter()).visit(tree)
     with warnings.catch_warnings(module=warnings):  # SyntaxWarnings of the code: not the caller's output
         warnings.simplefilter("ignore")
-        return compile(tree, filename, mode, dont_inherit=True)
+        # optimize=0: the code means the same whatever flags the caller runs with (-O would
+        # remove its asserts and set __debug__ False where a child compiles them in).
+        return compile(tree, filename, mode, dont_inherit=True, optimize=0)
 
 
 def compile_untrusted(source: str, filename: str, mode: str = "exec", *, tests: bool = False):
