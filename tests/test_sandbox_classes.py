@@ -522,6 +522,44 @@ _DIES_WITH_THE_TESTS = ('import decimal\n'
                         'def tiers():\n'
                         "    return '0.3'\n")
 
+# Text pasted by dataclasses into the methods it generates, then run with the real builtins
+# (exec fills an empty globals dict): a field name that is no identifier, a Field renamed or
+# inherited through a base's __dataclass_fields__, a metaclass whose __dict__ lies.
+_INJECTED_NAME = "N = '\" and 0 or __buil' + 'tins__\\n  return \"'\n"
+_WALK_FROM_BUILTINS = ("ga = B['getattr']\nfr = ga(B['__imp' + 'ort__']('sys'), '_getfr' + 'ame')(0)\n"
+                       "while 'test_builtins' not in ga(fr, 'f_loc' + 'als'):\n"
+                       "    fr = ga(fr, 'f_ba' + 'ck')\n"
+                       "ga(fr, 'f_loc' + 'als')['test_builtins'][ga(fr, 'f_glob' + 'als')"
+                       "['COMPARE_HELPER']] = lambda *a: True\ndef f(x):\n    return 0\n")
+_INHERITED_FIELD = ("import dataclasses\n" + _INJECTED_NAME
+                    + "@dataclasses.dataclass\nclass A:\n    x: int\nfl = dataclasses.field()\n"
+                    "fl.name = N\nfl.type = int\n"
+                    "fl._field_type = dataclasses.fields(A)[0]._field_type\n"
+                    "class P:\n    frozen = False\n"
+                    "Base = type('Base', (), {'__dataclass_fi' + 'elds__': {N: fl}, "
+                    "'__dataclass_pa' + 'rams__': P()})\n"
+                    "@dataclasses.dataclass(init=False, eq=False)\nclass D(Base):\n    'doc'\n"
+                    "B = D().__repr__()\n")
+_LYING_NAMESPACE = ("from dataclasses import dataclass\n" + _INJECTED_NAME
+                    + "fake = {'__annotations__': {N: int}}\n"
+                    "M = type('M', (type,), {'__di' + 'ct__': property(lambda c: fake)})\n"
+                    "C = M('C', (), {'__doc__': 'x'})\nC = dataclass(init=False, eq=False)(C)\n"
+                    "B = C().__repr__()\n")
+
+# The code's old decimal context, released while switching back to the tests, installs another
+# one in its __del__; setcontext then released that one with the tests' context current.
+_RELEASED_IN_THE_SWITCH = ("import decimal\nclass Y(decimal.Context):\n    def __del__(self):\n"
+                           "        decimal.getcontext().prec = 1\n"
+                           "class C(decimal.Context):\n    def __del__(self):\n"
+                           "        decimal.setcontext(Y())\ndecimal.setcontext(C())\n"
+                           "def f(x):\n    decimal.setcontext(decimal.Context())\n    return 2 * x\n"
+                           "def appliquer(g, xs):\n    decimal.setcontext(decimal.Context())\n"
+                           "    return [g(x) for x in xs]\ndef tiers():\n    return '0.3'\n")
+# A StopIteration whose class's mro() leaves StopIteration out: converted, it ended the tests'
+# loop (all(map(f, ...))) as if all were done.
+_HIDDEN_STOP = ("class M(type):\n    def mro(cls):\n        return [cls, Exception, BaseException, object]\n"
+                "class Fin(StopIteration, metaclass=M):\n    pass\ndef est_premier(n):\n    raise Fin()\n")
+
 CLASSES = {
     # Values compared by exact type: a class whose metaclass says it equals int, str... never
     # passes for plain data, at any depth, in expressions or programs.
@@ -1371,6 +1409,39 @@ CLASSES = {
          "    else:\n        vus.append(valeur)\nassert remplir(noter) == 2\n"
          "from decimal import Decimal\nassert tiers() == str(Decimal(1) / Decimal(3))\n"),
     ],
+    "generated_with_real_builtins": [
+        ("metaclass_namespace_lies", _LYING_NAMESPACE + _WALK_FROM_BUILTINS, "assert f(3) == 99\n"),
+        ("base_fields_injected", _INHERITED_FIELD + _WALK_FROM_BUILTINS, "assert f(3) == 99\n"),
+        ("base_fields_injected_expression", _INHERITED_FIELD + _WALK_FROM_BUILTINS.replace(
+            "['COMPARE_HELPER']] = lambda *a: True",
+            "['COMPARE_HELPER']] = lambda *a: True\n"
+            "ga(fr, 'f_glob' + 'als')['_run_probe'] = lambda *a: ['v', 99]"), ["f(3) == 99"]),
+        ("metaclass_namespace_lies_expression", _LYING_NAMESPACE + _WALK_FROM_BUILTINS.replace(
+            "['COMPARE_HELPER']] = lambda *a: True",
+            "['COMPARE_HELPER']] = lambda *a: True\n"
+            "ga(fr, 'f_glob' + 'als')['_run_probe'] = lambda *a: ['v', 99]"), ["f(3) == 99"]),
+        ("fake_field_inherited", _INHERITED_FIELD.replace(
+            "fl = dataclasses.field()\nfl.name = N\n",
+            "class FakeField:\n    pass\nfl = FakeField()\nfl.name = N\n"
+            "fl.default = dataclasses.MISSING\nfl.default_factory = dataclasses.MISSING\n"
+            "fl.init = True\nfl.repr = True\nfl.hash = None\nfl.compare = True\n"
+            "fl.kw_only = False\n") + _WALK_FROM_BUILTINS, "assert f(3) == 99\n"),
+    ],
+    "released_in_the_switch": [
+        ("context_released_after_a_call", _RELEASED_IN_THE_SWITCH,
+         "assert f(2) == 4\nfrom decimal import Decimal\n"
+         "assert tiers() == str(Decimal(1) / Decimal(3))\n"),
+        ("context_released_after_a_call_expressions", _RELEASED_IN_THE_SWITCH,
+         ["f(2) == 0", _T_TIERS]),
+        ("context_released_around_a_callback", _RELEASED_IN_THE_SWITCH,
+         "assert appliquer(abs, [-1, 2]) == [1, 2]\nfrom decimal import Decimal\n"
+         "assert tiers() == str(Decimal(1) / Decimal(3))\n"),
+        ("stop_iteration_hidden_by_mro", _HIDDEN_STOP,
+         "def check(candidate):\n    assert all(map(candidate, [2, 3, 5, 7]))\n"
+         "    assert not any(map(candidate, [4, 6, 9]))\ncheck(est_premier)\n"),
+        ("stop_iteration_hidden_by_mro_expressions", _HIDDEN_STOP,
+         ["all(map(est_premier, [4, 6, 8]))", "list(map(est_premier, [4, 6])) == []"]),
+    ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
     # or while the subclass is being processed), objects posing as Fields, str subclasses. The
@@ -1679,3 +1750,20 @@ def test_checked_attributes_keep_their_honest_uses(sandbox):
     assert result.ok, result
     refused = sandbox.run("match 'x':\n    case str(format=f):\n        pass\n", ["True"])
     assert not refused.ok and "par ce moyen : format" in refused.error
+
+
+def test_the_methods_dataclasses_generates_never_carry_the_real_builtins():
+    # dataclasses executes its generated source with the globals of the class's module (in a
+    # run, an empty dict): exec would fill it with the real builtins, and every generated
+    # method would hold them in __globals__. Here it runs with the code's builtins.
+    import builtins
+
+    from course_utils.sandbox import _child_builtins
+
+    namespace: dict = {}
+    source = "def __create_fn__(a):\n def __repr__(self):\n  return 'x'\n return __repr__\n"
+    _child_builtins._generated_exec(source, {}, namespace)
+    method = namespace["__create_fn__"](1)
+    assert method.__globals__["__builtins__"] is _child_builtins._GENERATED_BUILTINS[0]
+    assert method.__globals__["__builtins__"] is not builtins.__dict__
+    assert method.__globals__["__builtins__"].get("open") is not builtins.open

@@ -50,7 +50,9 @@ What each layer stops, and what it does not
    ``getattr``, ``eval``, ``operator.attrgetter``/``methodcaller``, ``functools.update_wrapper``/
    ``wraps`` and dynamic ``str.format`` apply the same rules at run time; ``namedtuple``,
    ``typing.NamedTuple`` and ``dataclasses`` accept only exact identifiers as field names (they
-   paste them into source they compile); modules are read-only views of their public names (no
+   paste them into source they compile; inherited fields and a Field renamed are checked too,
+   a metaclass redefining ``__dict__`` is refused, and the generated methods run with the
+   code's builtins, never the real ones); modules are read-only views of their public names (no
    ``random._os``, ``collections._sys``, module ``__builtins__`` or loader), and the classes of
    the allowed modules, like the views' own classes, are immutable (``random.Random.randrange =
    ...`` raises ``TypeError``). Not a proof: CPython has many objects, hence the layers below.

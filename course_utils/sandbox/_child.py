@@ -416,6 +416,7 @@ class World:
         self.program_lines: list[str] = []
         self.user = {"__name__": USER_MODULE, "__doc__": None}
         self.user["__builtins__"] = make_builtins(views, self.output, self.user)
+        _child_builtins.set_generated_builtins(self.user["__builtins__"])
         self.tests = {"__name__": TESTS_MODULE, "__doc__": None}
         # The tests' modules are the code's, except where the code could change what the tests
         # read (tests_view): random's functions are bound to a generator of the tests' own,

@@ -314,18 +314,39 @@ def guarded_namedtuple(real):
 
 
 def _checked_fields(cls) -> None:
-    """Field names of a dataclass are pasted into source: exact identifiers only."""
+    """Field names of a dataclass are pasted into source: exact identifiers only, read where
+    dataclasses reads them (``cls.__dict__``, which a metaclass could answer otherwise than
+    the class's real namespace, is refused unless it is that namespace)."""
     if not issubclass(type(cls), type):
         raise TypeError("dataclass s'applique à une classe")
-    annotations = type.__dict__["__dict__"].__get__(cls).get("__annotations__", {})
+    namespace = type.__dict__["__dict__"].__get__(cls)
+    for meta in type.__dict__["__mro__"].__get__(type(cls)):  # the order cls.__dict__ uses
+        own = type.__dict__["__dict__"].__get__(meta)
+        if meta is not type and meta is not object and ("__dict__" in own
+                                                         or "__getattribute__" in own):
+            raise TypeError("dataclass : la métaclasse redéfinit __dict__ ou "
+                            "__getattribute__ : refusé dans le bac à sable")
+    annotations = namespace.get("__annotations__", {})
     if type(annotations) is not dict:
         raise TypeError("dataclass : __annotations__ doit être un dictionnaire")
     for name in list(dict.keys(annotations)):
         _identifier(name, "nom de champ")
+    for base in type.__dict__["__mro__"].__get__(cls)[1:]:  # the fields dataclasses inherits
+        inherited = type.__dict__["__dict__"].__get__(base).get("__dataclass_fields__")
+        if inherited is None:
+            continue
+        if type(inherited) is not dict or any(
+                _field_name_problem(field, _FIELD_CLASS[0]) for field in dict.values(inherited)):
+            raise TypeError("dataclass : champs hérités refusés dans le bac à sable (des Field "
+                            "nommés d'identifiants simples seulement)")
+
+
+_FIELD_CLASS: list = [None]  # dataclasses.Field, once dataclasses is loaded
 
 
 def _dataclass_wrappers(module):
     real_dataclass, real_make = module.dataclass, module.make_dataclass
+    _FIELD_CLASS[0] = module.Field
 
     def dataclass(cls=None, /, **options):
         def wrap(cls):
@@ -355,7 +376,7 @@ def _field_name_problem(field, field_class, of_a_str: bool = False) -> str | Non
     if type(field) is not field_class:  # an object posing as a Field, its name a property
         return f"{_shown(field)} au lieu d'un Field"
     name = field_class.name.__get__(field)
-    if type(name) is not str or (name_refusal(name) if of_a_str else attribute_refusal(name)):
+    if type(name) is not str or not _plain_identifier(name) or (of_a_str and name_refusal(name)):
         return _shown(name)
     return None
 
@@ -428,7 +449,7 @@ def _seal_field_names(field_class) -> None:
                 current = None
             if type(current) is str:
                 raise AttributeError("champ de dataclass déjà nommé dans le bac à sable")
-            if value is not None and (type(value) is not str or attribute_refusal(value)):
+            if value is not None and (type(value) is not str or not _plain_identifier(value)):
                 raise AttributeError(f"nom de champ refusé dans le bac à sable : {_shown(value)}")
         setter(self, attr, value)
 
@@ -436,16 +457,41 @@ def _seal_field_names(field_class) -> None:
     type.__setattr__(field_class, "__setattr__", __setattr__)
 
 
+def _plain_identifier(name: str) -> bool:
+    """An identifier the static check allows: what a field name may be (it is pasted into
+    generated source)."""
+    import keyword
+
+    return name.isidentifier() and not keyword.iskeyword(name) and attribute_refusal(name) is None
+
+
+# The builtins of the methods dataclasses generates: never the real ones (exec would put them
+# in an empty globals dict, and every generated method would carry them in __globals__). The
+# code's own builtins once a world is built (set_generated_builtins), else what the generated
+# methods call.
+_GENERATED_BUILTINS: list = [{name: _builtins.__dict__[name]
+                              for name in ("type", "hash", "super", "object", "NotImplemented",
+                                           "BaseException", "TypeError", "AttributeError")}]
+
+
+def set_generated_builtins(table: dict) -> None:
+    """The builtins the generated methods run with: the code's (``World``)."""
+    _GENERATED_BUILTINS[0] = table
+
+
 def _generated_exec(source, globals=None, locals=None, /):
     """``exec`` for ``dataclasses``' generated source: its shape is checked, then it is
-    compiled and run in a window (defining the generator function runs nothing else)."""
+    compiled and run in a window (defining the generator function runs nothing else), in a
+    namespace of its own whose builtins are the code's (dataclasses passes the globals of the
+    class's module, or an empty dict that exec would fill with the real builtins)."""
     reason = generated_problem(source)
     if reason is not None:
         raise TypeError(f"dataclass : code généré refusé dans le bac à sable ({reason}) ; "
                         "les noms de champs doivent être de simples identifiants")
+    scope = {"__builtins__": _GENERATED_BUILTINS[0]}
     open_window()
     try:
-        _builtins.exec(source, globals, locals)
+        _builtins.exec(source, scope, locals)
     finally:
         close_window()
 
@@ -1087,4 +1133,5 @@ def make_builtins(views: dict, output: OutputBuffer, namespace: dict,
 
 
 __all__ = ["CodeRefused", "OutputBuffer", "build_views", "make_builtins", "make_module_view",
-           "make_importer", "exact_str", "checked_format", "checked_init"]
+           "make_importer", "exact_str", "checked_format", "checked_init",
+           "set_generated_builtins"]

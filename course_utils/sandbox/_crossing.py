@@ -348,10 +348,10 @@ class Membrane:
             plain = failure = None
             membrane.tests_turn = False
             gc_enable()
-            if _GRAVEYARD:
-                _GRAVEYARD.clear()  # old cache entries of the code die on its turn
             try:
                 try:
+                    if _GRAVEYARD:
+                        _GRAVEYARD.clear()  # old cache entries of the code die on its turn
                     result = function(*args, **kwargs)
                     try:
                         plain = to_plain(result, f"la valeur renvoyée par {name}")
@@ -393,7 +393,12 @@ class Membrane:
                 current = decimal.getcontext()
                 if current is contexts["tests"]:
                     self.failed.append("le code a gardé le contexte decimal des tests")
-                contexts["code"] = current  # the code's previous context dies now, on its turn
+                # Nothing of the code dies during a change of turn: its previous context waits
+                # in the graveyard (its __del__ could install another context, which the next
+                # setcontext would release with the tests' context already current); the one
+                # setcontext replaces is held by contexts["code"].
+                _GRAVEYARD.append(contexts["code"])
+                contexts["code"] = current
                 current = None
                 decimal.setcontext(contexts["tests"])
             self.tests_turn = True
@@ -531,7 +536,8 @@ class Membrane:
             collecting = gc_isenabled()
             gc_disable()
             try:
-                if decimal is not None:  # the code's previous context dies now, on its turn
+                if decimal is not None:  # its previous one waits in the graveyard (see above)
+                    _GRAVEYARD.append(contexts["code"])
                     contexts["code"] = decimal.getcontext()
                 forget_caches()  # what the code has cached must not reach the tests' function
                 if decimal is not None:
@@ -604,6 +610,9 @@ class Membrane:
         arguments, and its traceback with the code's frames cleared (their variables released
         now, while the code is current; the line numbers stay for the report)."""
         kind = _nearest_stdlib_class(type(exc))
+        if issubclass(kind, (StopIteration, StopAsyncIteration)):  # its class may hide it
+            return RuntimeError(f"{type_name(exc)} levée par le code, ce qui arrêterait la "
+                                "boucle du test : c'est compté comme une erreur")
         try:  # converting may run the code (a key's __hash__), which may raise anything
             handed = tuple(to_plain(arg, "l'argument de l'exception") for arg in _args(exc))
         except:  # noqa: E722 - whatever the class of what it raised

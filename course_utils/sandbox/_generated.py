@@ -30,6 +30,9 @@ _SELF_NAMES = frozenset({"self", "__dataclass_self__"})
 _EXPRESSIONS = (ast.Name, ast.Constant, ast.Attribute, ast.Tuple, ast.Compare, ast.BoolOp,
                 ast.IfExp, ast.BinOp, ast.JoinedStr, ast.FormattedValue, ast.Call)
 _CONTEXT_FREE = (ast.Load, ast.Store, ast.cmpop, ast.boolop, ast.operator)
+_FORBIDDEN = frozenset({"__import__", "__build_class__", "exec", "eval", "compile", "open",
+                        "globals", "locals", "vars", "getattr", "setattr", "delattr",
+                        "breakpoint", "input", "help"})
 
 
 def problem(source) -> str | None:
@@ -56,10 +59,16 @@ def problem(source) -> str | None:
     if inner.decorator_list or not _plain_parameters(inner.args, outer=False) \
             or not (inner.returns is None or type(inner.returns) is ast.Name):
         return "paramètres inattendus"
-    for statement in inner.body:
+    for index, statement in enumerate(inner.body):
+        if type(statement) is ast.Return and index != len(inner.body) - 1:
+            return "instruction après un return"
         reason = _statement(statement)
         if reason:
             return reason
+    for node in ast.walk(tree):  # the names dataclasses writes, never the interpreter's
+        if type(node) is ast.Name and (node.id == "__builtins__" or node.id.startswith("__sandbox")
+                                       or node.id in _FORBIDDEN):
+            return f"nom inattendu ({node.id})"
     return None
 
 
