@@ -560,6 +560,47 @@ _RELEASED_IN_THE_SWITCH = ("import decimal\nclass Y(decimal.Context):\n    def _
 _HIDDEN_STOP = ("class M(type):\n    def mro(cls):\n        return [cls, Exception, BaseException, object]\n"
                 "class Fin(StopIteration, metaclass=M):\n    pass\ndef est_premier(n):\n    raise Fin()\n")
 
+# Fields dataclasses inherits through reads a metaclass answers (__getattr__ for
+# __dataclass_fields__, a __mro__ property naming a base outside the real one): a Field posing
+# as one, named "a.__globals__", made the generated __eq__ read __globals__ of the sandbox's
+# getattr, compared with an object of the code's.
+_FAKE_FIELD = ("import dataclasses\n@dataclasses.dataclass\nclass Real:\n    x: int = 0\n"
+               "class FakeField:\n    pass\nfl = FakeField()\nfl.name = 'a.__glob' + 'als__'\n"
+               "fl.type = int\nfl.default = fl.default_factory = dataclasses.MISSING\n"
+               "fl.init = fl.repr = False\nfl.hash = None\nfl.compare = True\nfl.metadata = {}\n"
+               "fl.kw_only = False\nfl._field_type = dataclasses.fields(Real)[0]._field_type\n"
+               "class Params:\n    frozen = False\n")
+_BY_GETATTR = ("class M(type):\n    def __getattr__(cls, name):\n"
+               "        if name == '__dataclass_fi' + 'elds__':\n            return {'k': fl}\n"
+               "        if name == '__dataclass_pa' + 'rams__':\n            return Params()\n"
+               "        raise AttributeError(name)\nclass B(metaclass=M):\n    pass\n"
+               "@dataclasses.dataclass(init=False, repr=False)\nclass D(B):\n    'doc'\n")
+_BY_MRO = ("Other = type('Other', (), {'__dataclass_fi' + 'elds__': {'k': fl}, "
+           "'__dataclass_pa' + 'rams__': Params()})\n"
+           "M = type('M', (type,), {'__m' + 'ro__': property(lambda c: (c, Other, object))})\n"
+           "D = dataclasses.dataclass(init=False, repr=False)(M('D', (), {'__doc__': 'doc'}))\n")
+_EQ_LEAK = ("CAUGHT = []\nclass Catch:\n    def __getattr__(self, name):\n        return self\n"
+            "    def __eq__(self, other):\n        CAUGHT.append(other)\n        return True\n"
+            "d1 = D()\nd1.a = getattr\nd2 = D()\nd2.a = Catch()\nd1 == d2\nG = CAUGHT[0]\n"
+            "ga = G['_builtins'].getattr\nfr = ga(G['_MODULES']['sys'], '_getfr' + 'ame')(0)\n"
+            "while 'test_builtins' not in ga(fr, 'f_loc' + 'als'):\n    fr = ga(fr, 'f_ba' + 'ck')\n"
+            "ga(fr, 'f_loc' + 'als')['test_builtins']['__sandbox_' + 'compare__'] = lambda *a: True\n"
+            "ga(fr, 'f_glob' + 'als')['_run_probe'] = lambda *a: ['v', 99]\n"
+            "def f(x):\n    return 0\n")
+# UserString.format called str.format from the standard library, where nothing checks the
+# template: it walked __globals__ to the runner and read the tests' source.
+_USER_FORMAT = ("from collections import UserString\n_CHILD = 'course_utils.sandbox._child'\n"
+                "P = ('{0.__glob' + 'als__[__builtins__][getattr].__glob' + 'als__[_MODULES]"
+                "[course_utils.sandbox._child]._run_program.__glob' + 'als__[__name__]}')\n")
+# A datetime (or time, timezone) holds the tests' tzinfo (or name) where the collector shows
+# no reference: the walk missed it, and the code got the tests' class, then patched it.
+_TZ_TESTS = ("import datetime\nclass Paris(datetime.tzinfo):\n    def utcoffset(self, dt):\n"
+             "        return datetime.timedelta(hours=1)\n    def dst(self, dt):\n"
+             "        return datetime.timedelta(0)\n")
+_TZ_PATCH = ("import datetime\ndef decalage(d):\n"
+             "    type(d.tzinfo).utcoffset = lambda self, dt: datetime.timedelta(hours=5)\n"
+             "    return 5.0\n")
+
 CLASSES = {
     # Values compared by exact type: a class whose metaclass says it equals int, str... never
     # passes for plain data, at any depth, in expressions or programs.
@@ -1442,6 +1483,50 @@ CLASSES = {
         ("stop_iteration_hidden_by_mro_expressions", _HIDDEN_STOP,
          ["all(map(est_premier, [4, 6, 8]))", "list(map(est_premier, [4, 6])) == []"]),
     ],
+    "dataclass_inherited_reads": [
+        ("fields_by_metaclass_getattr", _FAKE_FIELD + _BY_GETATTR + _EQ_LEAK, FORGED),
+        ("fields_by_metaclass_getattr_expression", _FAKE_FIELD + _BY_GETATTR + _EQ_LEAK,
+         ["f(3) == 99"]),
+        ("fields_by_metaclass_mro", _FAKE_FIELD + _BY_MRO + _EQ_LEAK, FORGED),
+        ("fields_by_metaclass_mro_expression", _FAKE_FIELD + _BY_MRO + _EQ_LEAK, ["f(3) == 99"]),
+        ("fields_by_metaclass_getattr_with_own_field", _FAKE_FIELD
+         + _BY_GETATTR.replace("class D(B):\n    'doc'\n", "class D(B):\n    'doc'\n    x: int = 0\n")
+         + _EQ_LEAK, FORGED),
+    ],
+    "unchecked_format_readers": [
+        ("user_string_format", _USER_FORMAT + "def f(x):\n"
+         "    return 99 if UserString(P).format(f) == _CHILD else 0\n", FORGED),
+        ("user_string_format_map", _USER_FORMAT.replace("{0.", "{p.") + "def f(x):\n"
+         "    return 99 if UserString(P).format_map({'p': f}) == _CHILD else 0\n", FORGED),
+        ("user_string_subclass", _USER_FORMAT + "class U(UserString):\n    pass\ndef f(x):\n"
+         "    return 99 if U(P).format(f) == _CHILD else 0\n", FORGED),
+        ("user_string_str_subclass_data", _USER_FORMAT + "class S(str):\n    pass\n"
+         "def f(x):\n    u = UserString('')\n    u.data = S(P)\n"
+         "    return 99 if u.format(f) == _CHILD else 0\n", ["f(3) == 99"]),
+        ("user_string_format_expression", _USER_FORMAT + "def f(x):\n"
+         "    return 99 if UserString(P).format(f) == _CHILD else 0\n", ["f(3) == 99"]),
+    ],
+    "untracked_holders": [
+        ("datetime_tzinfo", _TZ_PATCH, _TZ_TESTS
+         + "d = datetime.datetime(2024, 1, 1, 12, 0, tzinfo=Paris())\n"
+         "assert decalage(d) == d.utcoffset() / datetime.timedelta(hours=1)\n"),
+        ("time_tzinfo", _TZ_PATCH, _TZ_TESTS + "t = datetime.time(12, 0, tzinfo=Paris())\n"
+         "assert decalage(t) == t.utcoffset() / datetime.timedelta(hours=1)\n"),
+        ("timezone_name", "def nom(z):\n    type(z.tzname(None)).upper = lambda self: 'UTC'\n"
+         "    return 'UTC'\n", "import datetime\nclass Nom(str):\n    pass\n"
+         "z = datetime.timezone(datetime.timedelta(hours=1), Nom('cet'))\n"
+         "assert nom(z) == Nom('cet').upper()\n"),
+        ("datetime_in_a_list", "import datetime\ndef decalage(ds):\n"
+         "    type(ds[0].tzinfo).utcoffset = lambda self, dt: datetime.timedelta(hours=5)\n"
+         "    return 5.0\n", _TZ_TESTS
+         + "d = datetime.datetime(2024, 1, 1, 12, 0, tzinfo=Paris())\n"
+         "assert decalage([d]) == d.utcoffset() / datetime.timedelta(hours=1)\n"),
+        ("datetime_from_a_callback", "import datetime\ndef decalage(donne):\n    d = donne()\n"
+         "    type(d.tzinfo).utcoffset = lambda self, dt: datetime.timedelta(hours=5)\n"
+         "    return 5.0\n", _TZ_TESTS
+         + "d = datetime.datetime(2024, 1, 1, 12, 0, tzinfo=Paris())\n"
+         "assert decalage(lambda: d) == d.utcoffset() / datetime.timedelta(hours=1)\n"),
+    ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
     # or while the subclass is being processed), objects posing as Fields, str subclasses. The
@@ -1585,8 +1670,8 @@ def test_enums_flags_and_textwrap_still_work_once_sealed(sandbox):
 def test_a_callback_gets_the_codes_functions_wrapped_and_its_objects_hidden(sandbox):
     code = ("class Node:\n    pass\ndef square(x):\n    return x * x\n"
             "def give(g):\n    return [g(square)]\ndef give_node(g):\n    return g(Node())\n")
-    tests = ("def use(v):\n    try:\n        return v(7)\n    except Exception as e:\n"
-             "        return str(e)[:24]\nassert give(use) == [49]\n")
+    tests = ("def use(v):\n    try:\n        return v(7) if callable(v) else v.value\n"
+             "    except Exception as e:\n        return str(e)[:24]\nassert give(use) == [49]\n")
     result = sandbox.run(code, tests)
     assert result.ok, result
     # The code's object arrives hidden: using it is refused, and a refusal the tests catch
@@ -1767,3 +1852,16 @@ def test_the_methods_dataclasses_generates_never_carry_the_real_builtins():
     assert method.__globals__["__builtins__"] is _child_builtins._GENERATED_BUILTINS[0]
     assert method.__globals__["__builtins__"] is not builtins.__dict__
     assert method.__globals__["__builtins__"].get("open") is not builtins.open
+
+
+def test_the_round_20_seals_keep_honest_uses(sandbox):
+    # UserString formats after its template is checked, a datetime with a timezone of the
+    # standard library still crosses, a dataclass's generated signature names its types.
+    code = ("import dataclasses, datetime\nfrom collections import UserString\n"
+            "@dataclasses.dataclass\nclass P:\n    x: int\n    y: int = 2\n"
+            "def f(d):\n    return [UserString('{}-{}').format(1, 2), d.utcoffset().seconds,\n"
+            "            P.__doc__, callable(P)]\n")
+    tests = ("import datetime\nd = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)\n"
+             "assert f(d) == ['1-2', 0, 'P(x: int, y: int = 2)', True]\n")
+    result = sandbox.run(code, tests)
+    assert result.ok, result

@@ -51,8 +51,10 @@ What each layer stops, and what it does not
    ``wraps`` and dynamic ``str.format`` apply the same rules at run time; ``namedtuple``,
    ``typing.NamedTuple`` and ``dataclasses`` accept only exact identifiers as field names (they
    paste them into source they compile; inherited fields and a Field renamed are checked too,
-   a metaclass redefining ``__dict__`` is refused, and the generated methods run with the
-   code's builtins, never the real ones); modules are read-only views of their public names (no
+   a metaclass answering attribute reads itself is refused, the generated text reads no
+   attribute beyond a field of ``self``/``other``, and the generated methods run with the
+   code's builtins, never the real ones); ``UserString.format`` checks its template like a
+   string's; modules are read-only views of their public names (no
    ``random._os``, ``collections._sys``, module ``__builtins__`` or loader), and the classes of
    the allowed modules, like the views' own classes, are immutable (``random.Random.randrange =
    ...`` raises ``TypeError``). Not a proof: CPython has many objects, hence the layers below.
@@ -97,9 +99,13 @@ What each layer stops, and what it does not
    on *copies* of their arguments, returning plain copies) and its plain data; a class or
    another object of the code is refused where the tests use it (its methods could lie through
    arithmetic, ``round``, ``len``...), also when the code passes it to a function of the tests.
+   A copy keeps the sharing of the value it copies (``[[0] * w] * h`` is still one row
+   repeated), and an expression test whose ``and``/``or`` or chained comparison would skip
+   a call in Python is evaluated whole, in the child, as Python would.
    The other way, the code reaches nothing of the tests but what they hand over, as copies
    (``_crossing``): plain data, classes and objects of the standard library (a copy that would
-   still hold a changeable object of the tests is refused), a module as the code's own view,
+   still hold a changeable object of the tests is refused; what an object the collector does
+   not track holds, a datetime's tzinfo, is read through its reduction), a module as the code's own view,
    the tests' callables and iterators through callbacks of the runner (what they return, yield
    or raise is handed over by the same rule; they run in the tests' decimal context). An
    object of a class the tests define, or the class itself, is refused with a reason: the code

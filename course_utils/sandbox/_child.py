@@ -76,7 +76,13 @@ from course_utils.sandbox._plain import compare as plain_compare
 from course_utils.sandbox._child_audit import SandboxViolation
 from course_utils.sandbox._policy import CORE_MODULES, TESTS_MODULE, USER_MODULE, preload
 from course_utils.sandbox._shared_state import stand_in_modules
-from course_utils.sandbox._rewrite import COMPARE_HELPER, FAIL_HELPER, TRUTH_HELPER, CodeRefused
+from course_utils.sandbox._rewrite import (
+    CHAIN_HELPER,
+    COMPARE_HELPER,
+    FAIL_HELPER,
+    TRUTH_HELPER,
+    CodeRefused,
+)
 
 MAX_RECORD = 4 * 1024 * 1024
 _SIZE_PREFIX = struct.Struct(">I")  # compiled once: struct's cache is emptied between calls
@@ -319,6 +325,15 @@ def _test_helpers(program_lines: list[str], membrane: Membrane) -> dict:
             left = right
         return True
 
+    def chain(left, ops, operands):  # a == b == c: each operand once, and only if needed
+        for op, operand in zip(ops, operands):
+            right = operand()
+            if not plain_compare(op, left, right):
+                last[:] = [op, left, right]
+                return False
+            left = right
+        return True
+
     def fail(line, message=None):
         source = program_lines[line - 1].strip() if 0 < line <= len(program_lines) else ""
         text = f"assertion fausse ligne {line} du test : {source}"
@@ -338,8 +353,8 @@ def _test_helpers(program_lines: list[str], membrane: Membrane) -> dict:
     def any_(iterable):
         return any(truth(item) for item in iterable)
 
-    return {COMPARE_HELPER: compare, TRUTH_HELPER: truth, FAIL_HELPER: fail,
-            "all": all_, "any": any_}
+    return {COMPARE_HELPER: compare, CHAIN_HELPER: chain, TRUTH_HELPER: truth,
+            FAIL_HELPER: fail, "all": all_, "any": any_}
 
 
 def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, membrane: Membrane) -> None:

@@ -320,25 +320,35 @@ def _checked_fields(cls) -> None:
     if not issubclass(type(cls), type):
         raise TypeError("dataclass s'applique à une classe")
     namespace = type.__dict__["__dict__"].__get__(cls)
-    for meta in type.__dict__["__mro__"].__get__(type(cls)):  # the order cls.__dict__ uses
-        own = type.__dict__["__dict__"].__get__(meta)
-        if meta is not type and meta is not object and ("__dict__" in own
-                                                         or "__getattribute__" in own):
-            raise TypeError("dataclass : la métaclasse redéfinit __dict__ ou "
-                            "__getattribute__ : refusé dans le bac à sable")
+    mro = type.__dict__["__mro__"].__get__(cls)
+    # dataclasses reads cls.__dict__, cls.__mro__ and getattr(base, "__dataclass_fields__"):
+    # a metaclass (of the class or of a base) that answers such reads itself could answer
+    # the check and dataclasses differently. Refused; then those reads run no code.
+    for klass in mro:
+        for meta in type.__dict__["__mro__"].__get__(type(klass)):
+            if meta is type or meta is object:
+                continue
+            own = type.__dict__["__dict__"].__get__(meta)
+            if any(name in own for name in _LYING_META):
+                raise TypeError("dataclass : une métaclasse redéfinit la lecture des attributs "
+                                "de ses classes : refusé dans le bac à sable")
     annotations = namespace.get("__annotations__", {})
     if type(annotations) is not dict:
         raise TypeError("dataclass : __annotations__ doit être un dictionnaire")
     for name in list(dict.keys(annotations)):
         _identifier(name, "nom de champ")
-    for base in type.__dict__["__mro__"].__get__(cls)[1:]:  # the fields dataclasses inherits
-        inherited = type.__dict__["__dict__"].__get__(base).get("__dataclass_fields__")
+    for base in mro[1:]:  # the fields dataclasses inherits, read as it reads them
+        inherited = _real_getattr(base, "__dataclass_fields__", None)
         if inherited is None:
             continue
         if type(inherited) is not dict or any(
                 _field_name_problem(field, _FIELD_CLASS[0]) for field in dict.values(inherited)):
             raise TypeError("dataclass : champs hérités refusés dans le bac à sable (des Field "
                             "nommés d'identifiants simples seulement)")
+
+
+_LYING_META = ("__getattr__", "__getattribute__", "__dict__", "__mro__", "__dataclass_fields__",
+               "__dataclass_params__")
 
 
 _FIELD_CLASS: list = [None]  # dataclasses.Field, once dataclasses is loaded
@@ -457,6 +467,24 @@ def _seal_field_names(field_class) -> None:
     type.__setattr__(field_class, "__setattr__", __setattr__)
 
 
+def _seal_user_string(user_string) -> None:
+    """``UserString.format``/``format_map`` call ``self.data.format`` from the standard
+    library, where the code's ``x.format`` is not rewritten: the template is checked first,
+    as :func:`checked_format` checks a string's."""
+    if _builtins.hasattr(user_string.format, "__wrapped_by_sandbox__"):
+        return
+
+    def format(self, /, *args, **kwds):  # noqa: A001 - UserString's own name
+        return _checked_template(self.data).format(*args, **kwds)
+
+    def format_map(self, mapping):
+        return _checked_template(self.data).format_map(mapping)
+
+    format.__wrapped_by_sandbox__ = format_map.__wrapped_by_sandbox__ = True
+    type.__setattr__(user_string, "format", format)
+    type.__setattr__(user_string, "format_map", format_map)
+
+
 def _plain_identifier(name: str) -> bool:
     """An identifier the static check allows: what a field name may be (it is pasted into
     generated source)."""
@@ -490,8 +518,9 @@ def _generated_exec(source, globals=None, locals=None, /):
                         "les noms de champs doivent être de simples identifiants")
     scope = {"__builtins__": _GENERATED_BUILTINS[0]}
     open_window()
-    try:
-        _builtins.exec(source, scope, locals)
+    try:  # dont_inherit: this module's future flags would turn the annotations into strings
+        code = _builtins.compile(source, "<dataclasses>", "exec", dont_inherit=True)
+        _builtins.exec(code, scope, locals)
     finally:
         close_window()
 
@@ -821,6 +850,8 @@ def harden_modules(modules: dict) -> None:
     collections = modules.get("collections") or sys.modules.get("collections")
     if collections is not None and not _builtins.hasattr(collections.namedtuple, "__wrapped_by_sandbox__"):
         collections.namedtuple = guarded_namedtuple(collections.namedtuple)
+    if collections is not None:
+        _seal_user_string(collections.UserString)
     abc = modules.get("abc") or sys.modules.get("abc")
     if abc is not None and _builtins.hasattr(abc, "_abc_register") \
             and not _builtins.hasattr(abc._abc_register, "__wrapped_by_sandbox__"):

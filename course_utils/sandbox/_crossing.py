@@ -72,7 +72,8 @@ _MODULES = sys.modules  # the real table: a running child's sys.modules is empti
 _args = BaseException.args.__get__
 _traceback = BaseException.__traceback__.__get__
 _set_traceback = BaseException.__traceback__.__set__
-gc_enable, gc_disable, gc_isenabled = gc.enable, gc.disable, gc.isenabled
+gc_enable, gc_disable, gc_isenabled, gc_is_tracked = gc.enable, gc.disable, gc.isenabled, \
+    gc.is_tracked
 # Leaves of the walks: their referents lead to namespaces (a function's globals, a module's
 # dictionary, a frame's locals), not to what was handed over.
 _OPAQUE = (types.FunctionType, types.ModuleType, types.CodeType, types.FrameType,
@@ -114,10 +115,30 @@ def _reach(root, visit) -> set:
                 continue
             seen.add(id(obj))
             if visit(obj):
-                pending.extend(gc.get_referents(obj))
+                referents = gc.get_referents(obj)
+                if not referents and not gc_is_tracked(obj) and not _scalar(obj):
+                    # An object the collector does not track shows it no reference: a
+                    # datetime holds its tzinfo, a timezone its name. Its reduction shows them
+                    # (a type of the standard library's: visit refused the run's classes).
+                    referents = _reduced(obj)
+                pending.extend(referents)
     finally:
         close_window()
     return seen
+
+
+def _scalar(obj) -> bool:
+    kind = type(obj)
+    return (kind is str or kind is int or kind is float or kind is bool or obj is None
+            or kind is bytes or kind is complex)
+
+
+def _reduced(obj) -> list:
+    try:
+        reduction = type(obj).__reduce_ex__(obj, 4)
+    except Exception:  # noqa: BLE001 - nothing to show: copy would fail on it too
+        return []
+    return list(reduction) if type(reduction) is tuple else []
 
 
 def _class_name(cls) -> str:
@@ -159,15 +180,23 @@ class Hidden:
             failed.append(_caught_refusal(message))
         raise PlainValueError(message)
 
-    __call__ = __getattr__ = __setattr__ = __getitem__ = __iter__ = __len__ = __bool__ = _refuse
+    __getattr__ = __setattr__ = __getitem__ = __iter__ = __len__ = __bool__ = _refuse
     __add__ = __sub__ = __mul__ = __truediv__ = __eq__ = __lt__ = __abs__ = __round__ = _refuse
     __hash__ = None
 
 
+class HiddenClass(Hidden):
+    """A class of the code, for the tests: callable, as a class is (``callable(C)``), and
+    refused when called."""
+
+    __slots__ = ()
+    __call__ = Hidden._refuse
+
+
 def hidden(name: str, value, failed: list | None = None) -> Hidden:
     if issubclass(type(value), type):
-        return Hidden(f"{name} est une classe, pas une fonction : les tests n'appellent que "
-                      "des fonctions dans le bac à sable", failed)
+        return HiddenClass(f"{name} est une classe, pas une fonction : les tests n'appellent "
+                           "que des fonctions dans le bac à sable", failed)
     return Hidden(f"{name} est un objet de type {type_name(value)} : les tests ne voient que "
                   "les fonctions et les données simples du code dans le bac à sable", failed)
 

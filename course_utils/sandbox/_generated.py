@@ -23,6 +23,7 @@ import ast
 import re
 
 from course_utils.sandbox._child_audit import close_window, open_window
+from course_utils.sandbox._static import attribute_refusal
 
 _FACTORY = re.compile(r"_dflt_[A-Za-z_][A-Za-z0-9_]*\Z")
 _CALLED_NAMES = frozenset({"type", "hash", "super", "FrozenInstanceError"})
@@ -122,9 +123,29 @@ def _expression(node) -> str | None:
         elif kind is ast.FormattedValue:
             if child.conversion not in (-1, ord("r")):
                 return "conversion inattendue"
+        elif kind is ast.Attribute:
+            if not _allowed_attribute(child):
+                return f"attribut inattendu ({child.attr[:40]})"
         elif not (kind in _EXPRESSIONS or isinstance(child, _CONTEXT_FREE)):
             return f"construction inattendue ({kind.__name__})"
     return None
+
+
+_OWNERS = frozenset({"self", "other", "__dataclass_self__", "__dataclass_builtins_object__"})
+_METHOD_NAMES = frozenset({"__class__", "__post_init__", "__setattr__", "__delattr__"})
+
+
+def _allowed_attribute(node: ast.Attribute) -> bool:
+    """The attributes dataclasses' methods read: a field or one of a few methods of ``self``
+    or ``other`` (one level: a field named ``a.__globals__`` would read further), and
+    ``self.__class__.__qualname__``; ``super(...).__setattr__`` (its call is checked)."""
+    owner, attr = node.value, node.attr
+    if type(owner) is ast.Name:
+        return owner.id in _OWNERS and (attr in _METHOD_NAMES or attribute_refusal(attr) is None)
+    if type(owner) is ast.Attribute:
+        return (attr == "__qualname__" and owner.attr == "__class__"
+                and type(owner.value) is ast.Name and owner.value.id in _SELF_NAMES)
+    return type(owner) is ast.Call and attr in ("__setattr__", "__delattr__")
 
 
 def _allowed_call(node: ast.Call) -> bool:

@@ -65,6 +65,9 @@ def to_plain(value, what: str = "la valeur"):
             or kind is complex or kind is bytes or kind is range):  # the common case, inline
         return value
     budget = [MAX_ITEMS]
+    # Containers met twice are copied once: a list the value holds twice ([[0] * w] * h, a
+    # classic bug the tests look for) is still one list in the copy, and a cycle is a cycle.
+    copies: dict = {}
 
     def convert(item, depth):
         budget[0] -= 1
@@ -76,11 +79,24 @@ def to_plain(value, what: str = "la valeur"):
             return item
         if depth > MAX_DEPTH:
             raise PlainValueError(f"{what} : donnée trop profondément imbriquée")
-        if kind is list or kind is tuple:
-            items = [convert(x, depth + 1) for x in item]
-            return items if kind is list else tuple(items)
+        key = id(item)
+        if key in copies:
+            return copies[key][0]
+        if kind is list:
+            copied: list = []
+            copies[key] = (copied, item)  # the original kept alive: its id stays its own
+            copied.extend([convert(x, depth + 1) for x in item])
+            return copied
+        if kind is tuple:
+            copied = tuple([convert(x, depth + 1) for x in item])
+            copies[key] = (copied, item)
+            return copied
         if kind is dict:
-            return {convert(k, depth + 1): convert(v, depth + 1) for k, v in item.items()}
+            copied = {}
+            copies[key] = (copied, item)
+            for k, v in item.items():
+                copied[convert(k, depth + 1)] = convert(v, depth + 1)
+            return copied
         if kind is set or kind is frozenset:
             items = [convert(x, depth + 1) for x in item]
             return set(items) if kind is set else frozenset(items)

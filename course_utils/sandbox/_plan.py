@@ -113,12 +113,19 @@ def _split(node: ast.expr, probes: list[ast.expr], candidates: set[int]):
         sides = [node.left, *node.comparators]
         # ``x is y`` needs both objects in one process: kept in the skeleton only when one
         # side is a singleton literal (``f(x) is None``), else the child evaluates it.
+        # In a chain (a < f(x) < g(x)), an operand after the second is evaluated only if the
+        # comparisons before it held: one that runs code keeps the chain whole, as above.
         if all(op not in ("is", "is not") or _singleton(sides[i], candidates)
-               or _singleton(sides[i + 1], candidates) for i, op in enumerate(ops)):
+               or _singleton(sides[i + 1], candidates) for i, op in enumerate(ops)) \
+                and all(_literal(side, candidates)[0] for side in sides[2:]):
             return ("cmp", [_split(side, probes, candidates) for side in sides], ops)
     elif isinstance(node, ast.BoolOp):
-        tag = "and" if isinstance(node.op, ast.And) else "or"
-        return (tag, [_split(value, probes, candidates) for value in node.values])
+        # Python evaluates an operand after the first only if the ones before did not decide:
+        # one that runs code (f() and g()) is not split, the child evaluates the whole test
+        # (its literals then reach the child, like those of a computed expected value).
+        if all(_literal(value, candidates)[0] for value in node.values[1:]):
+            tag = "and" if isinstance(node.op, ast.And) else "or"
+            return (tag, [_split(value, probes, candidates) for value in node.values])
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return ("not", _split(node.operand, probes, candidates))
     elif isinstance(node, (ast.List, ast.Tuple, ast.Set)) and not any(

@@ -27,6 +27,7 @@ from course_utils.sandbox._static import analyse, parse_source
 FORMAT_HELPER = "__sandbox_format__"
 INIT_HELPER = "__sandbox_init__"
 COMPARE_HELPER = "__sandbox_compare__"
+CHAIN_HELPER = "__sandbox_chain__"
 TRUTH_HELPER = "__sandbox_truth__"
 FAIL_HELPER = "__sandbox_fail__"
 
@@ -144,7 +145,7 @@ class TestRewriter(FormatRewriter):
     @staticmethod
     def _truth(node: ast.expr) -> ast.expr:
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in (COMPARE_HELPER, TRUTH_HELPER)):
+                and node.func.id in (COMPARE_HELPER, CHAIN_HELPER, TRUTH_HELPER)):
             return node  # already an exact bool
         return _call(TRUTH_HELPER, [node], node)
 
@@ -152,8 +153,15 @@ class TestRewriter(FormatRewriter):
         self.generic_visit(node)
         pos = _pos(node)
         ops = ast.Constant(tuple(OP_SYMBOLS[type(op).__name__] for op in node.ops), **pos)
-        rights = ast.Tuple(list(node.comparators), ast.Load(), **pos)
-        return _call(COMPARE_HELPER, [node.left, ops, rights], node)
+        if len(node.comparators) == 1:
+            rights = ast.Tuple(list(node.comparators), ast.Load(), **pos)
+            return _call(COMPARE_HELPER, [node.left, ops, rights], node)
+        # A chain (a == b == f(x)) evaluates each operand only if the comparisons before it
+        # held, as Python does: the later ones are passed as functions.
+        thunks = [ast.Lambda(ast.arguments(posonlyargs=[], args=[], kwonlyargs=[],
+                                           kw_defaults=[], defaults=[]), operand, **_pos(operand))
+                  for operand in node.comparators]
+        return _call(CHAIN_HELPER, [node.left, ops, ast.Tuple(thunks, ast.Load(), **pos)], node)
 
     # ``a or b`` keeps its value (``(f(0) or 'z') == 'z'``): its operands are what the tests
     # hold, plain copies or stand-ins that refuse to be tested for truth; where only its truth
