@@ -1527,6 +1527,26 @@ CLASSES = {
          + "d = datetime.datetime(2024, 1, 1, 12, 0, tzinfo=Paris())\n"
          "assert decalage(lambda: d) == d.utcoffset() / datetime.timedelta(hours=1)\n"),
     ],
+    # Where the sandbox's copies and split tests differed from Python, a wrong program
+    # passed: a classic bug the tests look for, or a call Python would have skipped.
+    "python_semantics": [
+        ("shared_rows", "def make_grid(h, w):\n    return [[0] * w] * h\n",
+         "g = make_grid(2, 2)\ng[0][0] = 1\nassert g == [[1, 0], [0, 0]]\n"),
+        ("shared_default_values", "def empty_groups(keys):\n    return dict.fromkeys(keys, [])\n",
+         "d = empty_groups('ab')\nd['a'].append(1)\nassert d == {'a': [1], 'b': []}\n"),
+        ("short_circuit_in_an_expression", "_items = []\ndef push(x):\n    _items.append(x)\n"
+         "def pop():\n    return _items.pop(0)\ndef is_empty():\n    return not _items\n",
+         ["push(1) is None and push(2) is None and pop() == 2 and pop() == 1 and False",
+          "is_empty()"]),
+        ("short_circuit_in_one_test", "calls = 0\ndef tick():\n    global calls\n"
+         "    calls += 1\n    return calls\n", ["tick() == 5 and tick() == 0 or tick() == 3"]),
+        ("lazy_chained_comparison", "def f(x):\n    if x < 0:\n        raise ValueError('neg')\n"
+         "    return x\n", "try:\n    assert f(1) == 0 == f(-1)\nexcept ValueError:\n    pass\n"),
+        ("lazy_chain_in_an_expression", "calls = []\ndef f(x):\n    calls.append(x)\n"
+         "    return x\ndef n():\n    return len(calls)\n", ["0 < f(0) < f(1) or n() == 2"]),
+        ("object_of_the_code_not_callable", "class Counter_:\n    pass\ncounter = Counter_()\n",
+         "assert callable(counter)\n"),
+    ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
     # or while the subclass is being processed), objects posing as Fields, str subclasses. The
