@@ -99,7 +99,9 @@ def to_plain(value, what: str = "la valeur"):
             return copied
         if kind is set or kind is frozenset:
             items = [convert(x, depth + 1) for x in item]
-            return set(items) if kind is set else frozenset(items)
+            copied = set(items) if kind is set else frozenset(items)
+            copies[key] = (copied, item)
+            return copied
         # Subclasses of plain types: read the value through the base type, never the subclass.
         # issubclass on the real type: an object cannot fake it with a __class__ property.
         for base, read in _CONVERT_SCALAR:
@@ -109,6 +111,12 @@ def to_plain(value, what: str = "la valeur"):
             if issubclass(kind, base):
                 items = [convert(x, depth + 1) for x in base.__iter__(item)]
                 return items if base is list else base(items)
+        if kind is OrderedDict:
+            copied = OrderedDict()
+            copies[key] = (copied, item)
+            for k, v in OrderedDict.items(item):
+                copied[convert(k, depth + 1)] = convert(v, depth + 1)
+            return copied
         if issubclass(kind, OrderedDict):  # kept as such: two compare in their order
             return OrderedDict((convert(k, depth + 1), convert(v, depth + 1))
                                for k, v in OrderedDict.items(item))
