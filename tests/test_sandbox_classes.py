@@ -1521,6 +1521,14 @@ CLASSES = {
          "    return 5.0\n", _TZ_TESTS
          + "d = datetime.datetime(2024, 1, 1, 12, 0, tzinfo=Paris())\n"
          "assert decalage([d]) == d.utcoffset() / datetime.timedelta(hours=1)\n"),
+        ("datetime_after_another", "import datetime\ndef f(dts):\n    for d in dts:\n"
+         "        t = d.tzinfo\n        if type(t) is not datetime.timezone:\n"
+         "            type(t).utcoffset = lambda self, dt: datetime.timedelta(hours=5)\n"
+         "            return 'patched'\n    return 'no'\n",
+         "from datetime import datetime, timezone, tzinfo, timedelta\nclass TZ(tzinfo):\n"
+         "    def utcoffset(self, dt):\n        return timedelta(0)\n"
+         "a = datetime(2020, 1, 1, tzinfo=TZ())\nb = datetime(2020, 1, 1, tzinfo=timezone.utc)\n"
+         "assert f([b, a]) == 'patched'\nassert a.utcoffset().total_seconds() == 18000\n"),
         ("datetime_from_a_callback", "import datetime\ndef decalage(donne):\n    d = donne()\n"
          "    type(d.tzinfo).utcoffset = lambda self, dt: datetime.timedelta(hours=5)\n"
          "    return 5.0\n", _TZ_TESTS
@@ -1546,6 +1554,15 @@ CLASSES = {
          "    return x\ndef n():\n    return len(calls)\n", ["0 < f(0) < f(1) or n() == 2"]),
         ("object_of_the_code_not_callable", "class Counter_:\n    pass\ncounter = Counter_()\n",
          "assert callable(counter)\n"),
+        # A chain's operands written as functions ran in their own scope: a walrus bound
+        # nothing in the test, a class body read the code's global of that name.
+        ("walrus_in_a_chain", "def f(x):\n    return 1\nn = 5\n",
+         "def check(candidate):\n    assert 0 < (n := candidate(3)) < 10\n    assert n == 5\n"
+         "check(f)\n"),
+        ("walrus_in_a_chain_expression", "def f(x):\n    return 1\ndef g(x):\n    return 100\n"
+         "n = 5\n", ["0 < (n := f(3)) < g(0) and n == 5"]),
+        ("chain_in_a_class_body", "def f(x):\n    return 1\ngot = 5\n",
+         "class T:\n    got = f(3)\n    assert 4 < got < 6\n"),
     ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
@@ -1885,3 +1902,19 @@ def test_the_round_20_seals_keep_honest_uses(sandbox):
              "assert f(d) == ['1-2', 0, 'P(x: int, y: int = 2)', True]\n")
     result = sandbox.run(code, tests)
     assert result.ok, result
+
+
+def test_chained_comparisons_keep_pythons_scopes(sandbox):
+    # Written out in the test's own scope: a walrus binds there, a class body reads its own
+    # names, super() and yield work as in Python.
+    code = "def f(x):\n    return x + 2\n"
+    programs = ["x = 5\nclass T:\n    x = 1\n    assert 0 < x < 2\n",
+                "assert 0 < (n := f(3)) < 10\nassert n == 5\n",
+                "class A:\n    def g(self):\n        return 3\nclass B(A):\n    def g(self):\n"
+                "        assert 0 < super().g() < 5\n        return 1\nassert B().g() == 1\n",
+                "def gen():\n    assert 0 < (yield 1) < 5\n    yield 2\ng = gen()\n"
+                "assert next(g) == 1\nassert g.send(3) == 2\n",
+                "assert [a for a in range(5) if 0 < f(a) - 2 < 3] == [1, 2]\n"]
+    for program in programs:
+        result = sandbox.run(code, program)
+        assert result.ok, (program, result)

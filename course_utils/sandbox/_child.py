@@ -77,7 +77,6 @@ from course_utils.sandbox._child_audit import SandboxViolation
 from course_utils.sandbox._policy import CORE_MODULES, TESTS_MODULE, USER_MODULE, preload
 from course_utils.sandbox._shared_state import stand_in_modules
 from course_utils.sandbox._rewrite import (
-    CHAIN_HELPER,
     COMPARE_HELPER,
     FAIL_HELPER,
     TRUTH_HELPER,
@@ -325,15 +324,6 @@ def _test_helpers(program_lines: list[str], membrane: Membrane) -> dict:
             left = right
         return True
 
-    def chain(left, ops, operands):  # a == b == c: each operand once, and only if needed
-        for op, operand in zip(ops, operands):
-            right = operand()
-            if not plain_compare(op, left, right):
-                last[:] = [op, left, right]
-                return False
-            left = right
-        return True
-
     def fail(line, message=None):
         source = program_lines[line - 1].strip() if 0 < line <= len(program_lines) else ""
         text = f"assertion fausse ligne {line} du test : {source}"
@@ -353,8 +343,8 @@ def _test_helpers(program_lines: list[str], membrane: Membrane) -> dict:
     def any_(iterable):
         return any(truth(item) for item in iterable)
 
-    return {COMPARE_HELPER: compare, CHAIN_HELPER: chain, TRUTH_HELPER: truth,
-            FAIL_HELPER: fail, "all": all_, "any": any_}
+    return {COMPARE_HELPER: compare, TRUTH_HELPER: truth, FAIL_HELPER: fail,
+            "all": all_, "any": any_}
 
 
 def _expose(user_ns: dict, test_ns: dict, test_builtins: dict, membrane: Membrane) -> None:

@@ -107,6 +107,7 @@ def _reach(root, visit) -> set:
     """
     seen: set = set()
     pending = [root]
+    made: list = []  # the reductions read: alive to the end, so that no id is reused
     open_window()
     try:
         while pending:
@@ -121,6 +122,7 @@ def _reach(root, visit) -> set:
                     # datetime holds its tzinfo, a timezone its name. Its reduction shows them
                     # (a type of the standard library's: visit refused the run's classes).
                     referents = _reduced(obj)
+                    made.append(referents)
                 pending.extend(referents)
     finally:
         close_window()

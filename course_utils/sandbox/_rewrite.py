@@ -27,7 +27,7 @@ from course_utils.sandbox._static import analyse, parse_source
 FORMAT_HELPER = "__sandbox_format__"
 INIT_HELPER = "__sandbox_init__"
 COMPARE_HELPER = "__sandbox_compare__"
-CHAIN_HELPER = "__sandbox_chain__"
+CHAIN_PREFIX = "__sandbox_chain_"  # + a number: the middle operands of a chained comparison
 TRUTH_HELPER = "__sandbox_truth__"
 FAIL_HELPER = "__sandbox_fail__"
 
@@ -142,10 +142,14 @@ class FormatRewriter(_Transformer):
 class TestRewriter(FormatRewriter):
     """Comparisons and truth tests of test code on plain data (see the module docstring)."""
 
+    def __init__(self):
+        super().__init__()
+        self._chains = 0  # names given to the middle operands of chained comparisons
+
     @staticmethod
     def _truth(node: ast.expr) -> ast.expr:
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in (COMPARE_HELPER, CHAIN_HELPER, TRUTH_HELPER)):
+                and node.func.id in (COMPARE_HELPER, TRUTH_HELPER)):
             return node  # already an exact bool
         return _call(TRUTH_HELPER, [node], node)
 
@@ -156,12 +160,25 @@ class TestRewriter(FormatRewriter):
         if len(node.comparators) == 1:
             rights = ast.Tuple(list(node.comparators), ast.Load(), **pos)
             return _call(COMPARE_HELPER, [node.left, ops, rights], node)
-        # A chain (a == b == f(x)) evaluates each operand only if the comparisons before it
-        # held, as Python does: the later ones are passed as functions.
-        thunks = [ast.Lambda(ast.arguments(posonlyargs=[], args=[], kwonlyargs=[],
-                                           kw_defaults=[], defaults=[]), operand, **_pos(operand))
-                  for operand in node.comparators]
-        return _call(CHAIN_HELPER, [node.left, ops, ast.Tuple(thunks, ast.Load(), **pos)], node)
+        # A chain (a < f(x) < g(x)) is written out as Python runs it: each operand evaluated
+        # once, in the test's own scope, and only if the comparisons before it held
+        # (a < (t := f(x)) and t < g(x)), the middle ones kept in names of the runner's.
+        parts, left = [], node.left
+        last = len(node.comparators) - 1
+        for index, (op, operand) in enumerate(zip(ops.value, node.comparators)):
+            here = _pos(operand)
+            if index < last:
+                self._chains += 1
+                name = f"{CHAIN_PREFIX}{self._chains}__"
+                right = _node(ast.NamedExpr, here, target=_node(ast.Name, here, id=name,
+                                                                  ctx=ast.Store()), value=operand)
+            else:
+                right = operand
+            parts.append(_call(COMPARE_HELPER, [left, ast.Constant((op,), **here),
+                                                ast.Tuple([right], ast.Load(), **here)], operand))
+            if index < last:
+                left = _node(ast.Name, here, id=name, ctx=_LOAD)
+        return _node(ast.BoolOp, pos, op=ast.And(), values=parts)
 
     # ``a or b`` keeps its value (``(f(0) or 'z') == 'z'``): its operands are what the tests
     # hold, plain copies or stand-ins that refuse to be tested for truth; where only its truth
