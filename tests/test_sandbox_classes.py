@@ -1563,6 +1563,17 @@ CLASSES = {
          "n = 5\n", ["0 < (n := f(3)) < g(0) and n == 5"]),
         ("chain_in_a_class_body", "def f(x):\n    return 1\ngot = 5\n",
          "class T:\n    got = f(3)\n    assert 4 < got < 6\n"),
+        # A set rebuilt from a list iterated in another order than the code's own set.
+        ("set_order_after_the_copy", "def sorted_union(a, b):\n    return set(a) | set(b)\n",
+         "assert list(sorted_union([16, 1], [2, 3, 4])) == [1, 2, 3, 4, 16]\n"),
+        # The RuntimeError that stands for a StopIteration of the code, caught by the tests.
+        ("stop_iteration_caught_as_runtime_error", "def first(xs):\n    return next(iter(xs))\n",
+         "assert first([4, 5]) == 4\ntry:\n    first([])\nexcept RuntimeError:\n    pass\n"
+         "else:\n    assert False\n"),
+        # A test's later calls ran after an earlier one raised.
+        ("calls_after_an_error", "n = [0]\ndef ready():\n    raise ValueError('pas prêt')\n"
+         "def nxt():\n    n[0] += 1\n    return n[0]\n",
+         ["[ready(), nxt()] == [True, 1]", "nxt() == 2"]),
     ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
@@ -1918,3 +1929,14 @@ def test_chained_comparisons_keep_pythons_scopes(sandbox):
     for program in programs:
         result = sandbox.run(code, program)
         assert result.ok, (program, result)
+
+
+def test_an_exception_of_the_standard_library_reaches_the_tests_as_its_nearest_rebuildable_class(
+        sandbox):
+    # json.JSONDecodeError(msg) cannot be made again from its message alone: the tests get a
+    # ValueError, which their except ValueError catches, as in Python.
+    code = "import json\ndef load(s):\n    return json.loads(s)\n"
+    tests = ("assert load('[1]') == [1]\ntry:\n    load('{bad')\nexcept ValueError:\n    pass\n"
+             "else:\n    assert False\n")
+    result = sandbox.run(code, tests)
+    assert result.ok, result

@@ -393,6 +393,7 @@ class Membrane:
                 except (StopIteration, StopAsyncIteration) as exc:
                     failure = RuntimeError(f"{name} a levé {type_name(exc)}, ce qui arrêterait "
                                            "la boucle du test : c'est compté comme une erreur")
+                    membrane.failed.append(str(failure))  # an error even if the tests catch it
                 except:  # noqa: E722 - every exception, whatever its class's __mro__ claims (a
                     # metaclass's mro() can leave BaseException out: `except BaseException`
                     # would not match, and the tests would get the code's own object)
@@ -642,16 +643,22 @@ class Membrane:
         now, while the code is current; the line numbers stay for the report)."""
         kind = _nearest_stdlib_class(type(exc))
         if issubclass(kind, (StopIteration, StopAsyncIteration)):  # its class may hide it
-            return RuntimeError(f"{type_name(exc)} levée par le code, ce qui arrêterait la "
-                                "boucle du test : c'est compté comme une erreur")
+            message = (f"{type_name(exc)} levée par le code, ce qui arrêterait la boucle du "
+                       "test : c'est compté comme une erreur")
+            self.failed.append(message)
+            return RuntimeError(message)
         try:  # converting may run the code (a key's __hash__), which may raise anything
             handed = tuple(to_plain(arg, "l'argument de l'exception") for arg in _args(exc))
         except:  # noqa: E722 - whatever the class of what it raised
             handed = (f"{type_name(exc)} levée par le code",)
-        try:
-            new = kind(*handed)
-        except:  # noqa: E722 - a class whose constructor wants other arguments
-            new = RuntimeError(f"{type_name(exc)} levée par le code")
+        new = None
+        while new is None:  # json.JSONDecodeError(msg) wants three arguments: a ValueError
+            try:
+                new = kind(*handed)
+            except:  # noqa: E722 - a class whose constructor wants other arguments
+                if kind is BaseException:
+                    new = RuntimeError(f"{type_name(exc)} levée par le code")
+                kind = _base(kind)
         tb = _traceback(exc)
         frames = []
         open_window()  # reading the runner's own traceback objects: nothing is released here

@@ -99,7 +99,11 @@ def to_plain(value, what: str = "la valeur"):
             return copied
         if kind is set or kind is frozenset:
             items = [convert(x, depth + 1) for x in item]
-            copied = set(items) if kind is set else frozenset(items)
+            # A set copied from the set keeps its table, hence its order (list(s) says the
+            # same after the copy); rebuilt from a list only if an element was converted.
+            same = all(new is old for new, old in zip(items, item))
+            source = item if same else items
+            copied = set(source) if kind is set else frozenset(source)
             copies[key] = (copied, item)
             return copied
         # Subclasses of plain types: read the value through the base type, never the subclass.
