@@ -40,6 +40,9 @@ def is_scalar_type(kind) -> bool:
 
 
 MAX_SAME_HASH = 32  # values sharing one hash in a set or dict the supervisor rebuilds
+# An object's address, as object's own hash computes it (unique among living objects; a list,
+# whose hash is refused, still has it): what id() gives, without its audit event.
+_address = object.__hash__
 _CONVERT_SCALAR = (  # read a subclass instance through its base type's own slots
     (int, int.__int__),
     (float, float.__float__),
@@ -79,7 +82,7 @@ def to_plain(value, what: str = "la valeur"):
             return item
         if depth > MAX_DEPTH:
             raise PlainValueError(f"{what} : donnée trop profondément imbriquée")
-        key = id(item)
+        key = _address(item)  # not id(): in a child every id() call is an audit event
         if key in copies:
             return copies[key][0]
         if kind is list:
