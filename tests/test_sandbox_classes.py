@@ -1538,6 +1538,29 @@ CLASSES = {
          "def nxt():\n    n[0] += 1\n    return n[0]\n",
          ["[ready(), nxt()] == [True, 1]", "nxt() == 2"]),
     ],
+    # A function of an allowed module that returns one of the interpreter's own functions as a
+    # value: enum.pickle_by_enum_name returned the real getattr (then __globals__, the runner).
+    "real_builtins_handed_back": [
+        ("enum_pickle_helper", "import enum, re\nga = enum.pickle_by_enum_name(re.I, 0)[0]\n"
+         "child = ga(ga(print, '__glo' + 'bals__')['_MODULES']['course_utils.sandbox._child'], "
+         "'__di' + 'ct__')\n" + _FORGE_PROGRAM, "assert f(3) == 99\n"),
+        ("enum_pickle_helper_expression", "import enum\nclass X:\n    _name_ = 'x'\n"
+         "ga = enum.pickle_by_enum_name(X(), 0)[0]\n"
+         "child = ga(ga(print, '__glo' + 'bals__')['_MODULES']['course_utils.sandbox._child'], "
+         "'__di' + 'ct__')\n" + _FORGE_PROBE, ["f(3) == 99"]),
+        ("enum_pickle_helper_imported", "from enum import pickle_by_enum_name as p\nimport re\n"
+         "ga = p(re.M, 0)[0]\nchild = ga(ga(print, '__glo' + 'bals__')['_MODULES']"
+         "['course_utils.sandbox._child'], '__di' + 'ct__')\n" + _FORGE_PROGRAM, FORGED),
+        ("enum_pickle_helper_by_getattr", "import enum, re\n"
+         "ga = getattr(enum, 'pickle_by_' + 'enum_name')(re.I, 0)[0]\n"
+         "child = ga(ga(print, '__glo' + 'bals__')['_MODULES']['course_utils.sandbox._child'], "
+         "'__di' + 'ct__')\n" + _FORGE_PROGRAM, FORGED),
+        ("enum_pickle_helper_then_real_vars", "import enum, re\n"
+         "ga = enum.pickle_by_enum_name(re.I, 0)[0]\nG = ga(print, '__glo' + 'bals__')\n"
+         "B = ga(G['_MODULES']['builtins'], '__di' + 'ct__')\n"
+         "B['va' + 'rs'](G['_MODULES']['course_utils.sandbox._child'])['_run_probe'] = "
+         "lambda *a: ['v', 99]\n", ["f(3) == 99"]),
+    ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
     # or while the subclass is being processed), objects posing as Fields, str subclasses. The

@@ -961,6 +961,13 @@ for _name in ("pack", "unpack", "calcsize", "iter_unpack", "pack_into", "unpack_
 
 # --- modules --------------------------------------------------------------------------
 
+# The interpreter's own functions that the code's builtins replace or remove: a module that
+# exported one as a value would hand it over as it is.
+_REAL_DANGERS = tuple(_builtins.__dict__[name] for name in (
+    "getattr", "setattr", "delattr", "hasattr", "eval", "exec", "compile", "open", "__import__",
+    "vars", "globals", "locals", "breakpoint", "input", "help") if name in _builtins.__dict__)
+
+
 def _exports(name: str, module) -> dict:
     """Public names of an allowed module, without modules, hidden names and escape hatches."""
     public = _real_getattr(module, "__all__", None)
@@ -971,7 +978,8 @@ def _exports(name: str, module) -> dict:
         if attr.startswith("_") or attr in hidden or (only is not None and attr not in only):
             continue
         value = _real_getattr(module, attr, _MISSING)
-        if value is _MISSING or isinstance(value, ModuleType):
+        if value is _MISSING or isinstance(value, ModuleType) \
+                or any(value is real for real in _REAL_DANGERS):
             continue
         exports[attr] = _WRAPPED.get((name, attr), value)
     special = _special_exports(name, module)

@@ -21,6 +21,8 @@ ALLOWED_MODULES = frozenset(
 HIDDEN_NAMES = {
     "string": frozenset({"Formatter"}),  # Formatter.get_field walks attributes by name
     "time": frozenset({"tzset"}),
+    # enum's pickling helpers: pickle_by_enum_name returns the real getattr, as a value
+    "enum": frozenset({"pickle_by_enum_name", "pickle_by_global_name"}),
 }
 ONLY_NAMES = {"io": frozenset({"StringIO", "BytesIO"})}
 
