@@ -1561,6 +1561,25 @@ CLASSES = {
          "B['va' + 'rs'](G['_MODULES']['course_utils.sandbox._child'])['_run_probe'] = "
          "lambda *a: ['v', 99]\n", ["f(3) == 99"]),
     ],
+    # A typing decorator marking a function of the standard library, shared with the tests:
+    # their get_type_hints then read the mark.
+    "shared_function_marks": [
+        ("no_type_check_of_a_stdlib_function", "import typing\n"
+         "typing.no_type_check(typing.reveal_type)\ndef f(x):\n    return 0\n",
+         "import typing\nassert len(typing.get_type_hints(typing.reveal_type)) == 0\n"),
+        ("no_type_check_expression", "import typing\ntyping.no_type_check(typing.reveal_type)\n",
+         ["len(typing.get_type_hints(typing.reveal_type)) == 0"]),
+        ("no_type_check_imported", "from typing import no_type_check as n, reveal_type\n"
+         "n(reveal_type)\n", "import typing\n"
+         "assert len(typing.get_type_hints(typing.reveal_type)) == 0\n"),
+        ("no_type_check_by_getattr", "import typing\n"
+         "getattr(typing, 'no_type_' + 'check')(typing.reveal_type)\n",
+         "import typing\nassert len(typing.get_type_hints(typing.reveal_type)) == 0\n"),
+        ("no_type_check_in_a_call", "import typing\ndef f():\n"
+         "    typing.no_type_check(typing.reveal_type)\n    return 0\n",
+         "import typing\nassert f() == 0\n"
+         "assert len(typing.get_type_hints(typing.reveal_type)) == 0\n"),
+    ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,
     # or while the subclass is being processed), objects posing as Fields, str subclasses. The
@@ -1925,4 +1944,13 @@ def test_an_exception_of_the_standard_library_reaches_the_tests_as_its_nearest_r
     tests = ("assert load('[1]') == [1]\ntry:\n    load('{bad')\nexcept ValueError:\n    pass\n"
              "else:\n    assert False\n")
     result = sandbox.run(code, tests)
+    assert result.ok, result
+
+
+def test_typing_decorators_still_mark_the_codes_own_functions(sandbox):
+    code = ("import typing\n@typing.final\nclass C:\n    @typing.final\n    def m(self) -> int:\n"
+            "        return 1\n@typing.no_type_check\ndef g(x: int) -> int:\n    return x\n"
+            "@typing.dataclass_transform()\ndef deco(c):\n    return c\n"
+            "def f():\n    return [C().m(), typing.get_type_hints(g), deco(3)]\n")
+    result = sandbox.run(code, ["f() == [1, {}, 3]"])
     assert result.ok, result

@@ -959,6 +959,35 @@ for _name in ("pack", "unpack", "calcsize", "iter_unpack", "pack_into", "unpack_
     _WRAPPED[("struct", _name)] = _struct_function(_builtins.getattr(__import__("struct"), _name))
 
 
+def _own_only(decorator):
+    """A typing decorator that only marks (``__no_type_check__``, ``__final__``...) what the
+    run defines: a function of the standard library is shared with the tests, and their
+    get_type_hints would read the mark. Anything else is returned as it is."""
+    def guarded(arg):
+        if not strict_mode() or _untrusted_owner(arg):
+            return decorator(arg)
+        return arg
+
+    guarded.__doc__ = decorator.__doc__
+    return guarded
+
+
+def _typing_decorators():
+    typing = __import__("typing")
+    real_transform = typing.dataclass_transform
+
+    def dataclass_transform(**kwargs):
+        return _own_only(real_transform(**kwargs))
+
+    dataclass_transform.__doc__ = real_transform.__doc__
+    _WRAPPED[("typing", "no_type_check")] = _own_only(typing.no_type_check)
+    _WRAPPED[("typing", "final")] = _own_only(typing.final)
+    _WRAPPED[("typing", "dataclass_transform")] = dataclass_transform
+
+
+_typing_decorators()
+
+
 # --- modules --------------------------------------------------------------------------
 
 # The interpreter's own functions that the code's builtins replace or remove: a module that
