@@ -564,6 +564,26 @@ _TZ_PATCH = ("import datetime\ndef decalage(d):\n"
              "    type(d.tzinfo).utcoffset = lambda self, dt: datetime.timedelta(hours=5)\n"
              "    return 5.0\n")
 
+# An alias the code makes, named after one of typing's private globals: its __reduce__ looks
+# the name up there, and the memo the code hands deepcopy keeps what it found (typing's module
+# loader, whose exec_module then filled a dict of the code's with the real builtins).
+_ALIAS_READ = ("import copy, typing\ndef read(name, wanted):\n"
+               "    a = type(typing.List[int])(int, (int,), name=name)\n    memo = {}\n"
+               "    try:\n        copy.deepcopy(a, memo)\n    except Exception:\n        pass\n"
+               "    for v in memo.values():\n        if type(v) is list:\n            for x in v:\n"
+               "                if wanted(x):\n"
+               "                    return x\n")
+_LOADER_ESCAPE = ("class Fake:\n    def get_code(self, name):\n        return 0\n"
+                  "class Mod:\n    __slots__ = ()\n    def __getattr__(self, name):\n"
+                  "        if name == 'name' or name.startswith('__n'):\n            return 'x'\n"
+                  "        return NS\nNS = {}\n"
+                  "L = type(read('__' + 'loader__', lambda x: type(x).__name__ == 'SourceFileLoader'))\n"
+                  "try:\n"
+                  "    L.exec_module(Fake(), Mod())\nexcept TypeError:\n    pass\n"
+                  "rg = [v for k, v in NS.items()][0]['getattr']\n"
+                  "child = rg(rg(getattr, '__glo' + 'bals__')['_MODULES']"
+                  "['course_utils.sandbox._child'], '__di' + 'ct__')\n")
+
 CLASSES = {
     # Values compared by exact type: a class whose metaclass says it equals int, str... never
     # passes for plain data, at any depth, in expressions or programs.
@@ -1579,6 +1599,17 @@ CLASSES = {
          "    typing.no_type_check(typing.reveal_type)\n    return 0\n",
          "import typing\nassert f() == 0\n"
          "assert len(typing.get_type_hints(typing.reveal_type)) == 0\n"),
+    ],
+    "typing_globals_by_alias_name": [
+        ("loader_then_real_builtins", _ALIAS_READ + _LOADER_ESCAPE + _FORGE_PROGRAM, FORGED),
+        ("loader_then_real_builtins_expression", _ALIAS_READ + _LOADER_ESCAPE + _FORGE_PROBE,
+         ["f(3) == 99"]),
+        ("spec_read", _ALIAS_READ + "def f():\n    return read('__' + 'spec__', "
+         "lambda x: type(x).__name__ == 'ModuleSpec') is not None\n", ["f() == True"]),
+        ("overload_registry_read", _ALIAS_READ + "def f():\n    return read('_overload_' + "
+         "'registry', lambda x: type(x).__name__ == 'defaultdict') is not None\n", ["f() == True"]),
+        ("proto_allowlist_read", _ALIAS_READ + "def f():\n    return read('_PROTO_' + 'ALLOWLIST', "
+         "lambda x: type(x) is dict and 'collections.abc' in x) is not None\n", ["f() == True"]),
     ],
     # Names reach dataclasses' generated source by other routes than the class's own
     # annotations: the Field objects of its base classes (renamed after their own decoration,

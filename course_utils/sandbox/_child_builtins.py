@@ -730,9 +730,17 @@ def _seal_typing_aliases(typing) -> None:
         field = attr in _ALIAS_FIELDS or (attr.startswith("__") and attr.endswith("__"))
         return not field or attr in instance_dict(self, "__dict__")
 
+    public = frozenset(_builtins.getattr(typing, "__all__", ()))
+
     def __setattr__(self, attr, value):
         if fixed(self, attr):
             raise AttributeError(f"alias de typing en lecture seule dans le bac à sable : {attr}")
+        if attr == "_name" and value is not None and strict_mode() \
+                and not (type(value) is str and value in public):
+            # __reduce__ looks the name up in typing's globals: an alias the code makes, named
+            # __loader__, handed copy (and a memo the code gave it) typing's module loader.
+            raise AttributeError(f"nom d'alias de typing refusé dans le bac à sable : "
+                                 f"{_shown(value)}")
         setter(self, attr, value)
 
     def __delattr__(self, attr):
