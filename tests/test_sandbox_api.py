@@ -248,8 +248,8 @@ def test_two_sandboxes_in_threads_share_the_caches_safely():
 
 
 def test_a_job_larger_than_a_pipe_buffer_is_delivered(box):
-    code = "DATA = '" + "x" * 150_000 + "'\ndef size():\n    return len(DATA)\n"
-    assert box.run(code, ["size() == 150_000"]).ok
+    code = "DATA = '" + "x" * 90_000 + "'\ndef size():\n    return len(DATA)\n"
+    assert box.run(code, ["size() == 90_000"]).ok
 
 
 def test_the_worker_rehearsal_leaves_no_trace(fork_box):

@@ -564,6 +564,10 @@ _TZ_PATCH = ("import datetime\ndef decalage(d):\n"
              "    type(d.tzinfo).utcoffset = lambda self, dt: datetime.timedelta(hours=5)\n"
              "    return 5.0\n")
 
+# Wrong code (it removes no NaN; it returns the same NaN objects): a test false in Python.
+_KEEP = ("import math\nN = float('nan')\nC = complex(N, 1)\ndef nettoyer(xs):\n    return xs\n"
+         "def g():\n    return [N]\ndef h():\n    return {N: 1}\ndef k():\n    return [C]\n")
+
 # An alias the code makes, named after one of typing's private globals: its __reduce__ looks
 # the name up there, and the memo the code hands deepcopy keeps what it found (typing's module
 # loader, whose exec_module then filled a dict of the code's with the real builtins).
@@ -1634,6 +1638,28 @@ CLASSES = {
             "@dataclasses.dataclass\nclass A0(B):\n    w: int = 0\nfld.name = INJECT",
             parent="A0"), FORGED),
     ],
+    # Python's == and `in` on containers take an object as equal to itself first, and a NaN
+    # is the one plain value that is not: `x in [x]` holds for that NaN x. Sent probe by probe,
+    # every NaN arrived as a new one, and a test false in Python passed (round 24).
+    "nan_identity": [
+        ("tests_nan_not_removed", _KEEP, ["math.nan not in nettoyer([1.0, math.nan, 2.0])"]),
+        ("tests_list_differs", _KEEP, ["nettoyer([math.nan]) != [math.nan]"]),
+        ("codes_nan_not_in", _KEEP, ["g()[0] not in g()"]),
+        ("codes_lists_differ", _KEEP, ["g() != g()"]),
+        ("dict_key", _KEEP, ["h() != {N: 1}"]),
+        ("complex_nan", _KEEP, ["C not in k()"]),
+        ("tuple_of_nans", _KEEP, ["nettoyer((math.nan, N)) != (math.nan, N)"]),
+    ],
+    # OSError(errno, text) answers the subclass of that errno; rebuilt so, an exception of the
+    # code's own subclass of OSError reached the tests as a TimeoutError (round 24).
+    "oserror_by_errno": [
+        (f"errno_{number}", "class Erreur(OSError):\n    pass\ndef f():\n"
+         f"    raise Erreur({number}, 'faux')\n",
+         f"assert True\ntry:\n    f()\nexcept {name}:\n    pass\nelse:\n    assert False\n")
+        for number, name in ((110, "TimeoutError"), (2, "FileNotFoundError"),
+                             (13, "PermissionError"), (17, "FileExistsError"),
+                             (32, "BrokenPipeError"), (3, "ProcessLookupError"))
+    ],
 }
 
 
@@ -1985,3 +2011,33 @@ def test_typing_decorators_still_mark_the_codes_own_functions(sandbox):
             "def f():\n    return [C().m(), typing.get_type_hints(g), deco(3)]\n")
     result = sandbox.run(code, ["f() == [1, {}, 3]"])
     assert result.ok, result
+
+
+def test_round_24_keeps_what_python_answers(sandbox):
+    # A NaN is equal to itself as an object (one NaN, many probes), and never to another one;
+    # the code's OSError subclasses keep their errno and file names.
+    result = sandbox.run(_KEEP, ["nettoyer([math.nan]) == [math.nan]", "N in g()",
+                                 "float('nan') not in nettoyer([math.nan])", "h() == {N: 1}",
+                                 "k() == [C]", "[float('nan')] != nettoyer([math.nan])"])
+    assert result.ok and result.passed == 6, result
+    code = ("class Delai(OSError):\n    pass\ndef attendre():\n    raise Delai(110, 'trop long')\n"
+            "def lire():\n    raise FileNotFoundError(2, 'absent', 'x.txt')\n")
+    tests = ("assert True\ntry:\n    attendre()\nexcept TimeoutError:\n    assert False\n"
+             "except OSError as e:\n    assert (e.errno, str(e)) == (110, '[Errno 110] trop long')\n"
+             "try:\n    lire()\nexcept FileNotFoundError as e:\n"
+             "    assert (e.filename, e.args) == ('x.txt', (2, 'absent'))\n")
+    assert sandbox.run(code, tests).ok
+
+
+def test_make_dataclass_builds_a_class_of_the_code_and_checks_its_bases(sandbox):
+    # make_dataclass decorated with dataclasses' own decorator, unchecked: a base could bring
+    # a forged field (round 24). Its class was also the types module's, whose __doc__ the
+    # sandbox refused to write: the honest use failed.
+    code = ("import dataclasses\nC = dataclasses.make_dataclass('C', ['a', ('b', int, 2)], "
+            "frozen=True)\ndef f():\n    return repr(C(1)), dataclasses.astuple(C(1))\n"
+            "class Fake:\n    pass\nfake = Fake()\nfake.name = 'x'\n"
+            "B = type('B', (), {'__dataclass_fields__': {'x': fake}})\ndef g():\n"
+            "    try:\n        dataclasses.make_dataclass('D', ['a'], bases=(B,))\n"
+            "    except TypeError as exc:\n        return 'refusé' in str(exc)\n")
+    result = sandbox.run(code, ["f() == ('C(a=1, b=2)', (1, 2))", "g() is True"])
+    assert result.ok and result.passed == 2, result

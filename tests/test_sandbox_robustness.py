@@ -66,7 +66,7 @@ def test_stopped_spares_end_as_runs_without_result_and_the_sandbox_goes_on(short
         stopped = _spares(box)
         for pid in stopped:
             os.kill(pid, signal.SIGSTOP)
-        big = "DATA = '" + "x" * 150_000 + "'\ndef double(x):\n    return 2 * x\n"
+        big = "DATA = '" + "x" * 90_000 + "'\ndef double(x):\n    return 2 * x\n"
         result = box.run(big, HONEST[1], timeout=1)  # the job does not fit in a pipe buffer
         assert not result.ok
         assert result.timed_out or "sans rendre de résultat" in result.error, result
@@ -201,7 +201,7 @@ def test_a_pattern_with_thousands_of_captures_is_refused_before_it_is_compiled()
 def test_a_record_with_an_impossible_number_is_unreadable():
     plan = _plan.make_plan("def f():\n    return 1\n", ["f() == 2"], timeout=1, memory_mb=64)
     record = {"k": "test", "i": 0, "p": [["v", ["c", [10 ** 400, 0]]]]}
-    assert _supervisor._judge(plan, 0, record) == "résultat illisible"
+    assert _supervisor._judge(plan, 0, record, {}) == "résultat illisible"
 
 
 def test_the_plan_caches_are_bounded_in_characters():
@@ -311,12 +311,57 @@ def test_a_huge_f_string_is_refused_before_the_quadratic_parse():
     # ordinary f-strings, and the letters f" inside other strings, are not.
     from course_utils.sandbox import static_check
 
-    huge = "x = 1\ns = f'" + "{x}" * 60_000 + "'\n"
+    huge = "x = 1\ns = f'" + "{x}" * 30_000 + "'\n"
     reasons = static_check(huge)
-    assert reasons and reasons[0].startswith("f-string trop longue (180")
+    assert reasons and reasons[0].startswith("f-string trop longue (900")
     assert static_check('elf = "f"\nprint(f"{elf!r:>10}", "chef\'s")\n' * 200) == []
     escaped = 's = f"a\\"b{1}"\n'
     assert static_check(escaped) == []
+
+
+def test_a_continued_f_string_is_measured_whole():
+    # A backslash at the end of a line continues a one-quote string: 40 lines of 4,500
+    # characters were measured as 4,503, and cost the caller 0.7 s of parse (round 24).
+    from course_utils.sandbox import static_check
+
+    body = "".join("{x}" * 1_000 + "\\\n" for _ in range(30))
+    reasons = static_check("x = 1\ns = f'" + body + "'\n")
+    assert reasons and reasons[0].startswith("f-string trop longue (90")
+    assert static_check("x = 1\ns = f'{x}\\\n{x}'\nassert s == '11'\n") == []
+
+
+@pytest.mark.parametrize("code", [
+    # each escaped quote looked for the end of the line again: with no newline, and characters
+    # that make that search slow (U+0A0A), 200 kB cost the caller 4 s (round 24)
+    "s = " + ("f'" + "\\'\u0a0a" * 3_300 + "' ") * 9,
+    "f'" + "\\'" * 40_000,
+    "f'" * 40_000,
+    '"""' + "f'''f'f\"" * 10_000,
+    "# " + "rf'\\\n" * 20_000,
+])
+def test_the_f_string_scan_reads_each_character_a_bounded_number_of_times(code):
+    # Two spans of one quote kind never overlap, so the scan is linear: at most four spans
+    # (one per kind) cover a character, and each is read once.
+    spans = list(_static.fstring_spans(code))
+    assert spans and sum(end - start for start, end in spans) <= 4 * len(code)
+    assert all(0 <= start < end <= len(code) for start, end in spans)
+
+
+def test_the_densest_source_allowed_is_parsed_once(monkeypatch):
+    # The caller parses in C, uninterruptibly (a statement every four characters: some 3 s of
+    # CPU per million characters). The cap keeps one parse short, and a plan under it is kept.
+    import ast
+
+    parses = []
+    real = ast.parse
+    monkeypatch.setattr(_static.ast, "parse", lambda *a, **k: parses.append(1) or real(*a, **k))
+    dense = "a,a\n" * ((_static.MAX_SOURCE_CHARS - 100) // 4) + "def f():\n    return 1\n"
+    assert len(dense) <= _static.MAX_SOURCE_CHARS
+    for _ in range(2):
+        _plan.make_plan(dense, ["f() == 1"], timeout=1, memory_mb=64)
+    assert len(parses) <= 2  # the code once, the tests once: nothing parsed again
+    refused = _static.parse_source("a\n" * (_static.MAX_SOURCE_CHARS // 2 + 1))
+    assert refused[0] is None and refused[1].startswith("code trop long")
 
 
 # --- the caller's cost, by mechanism (round 15) ----------------------------------------------
@@ -361,7 +406,7 @@ def test_decoded_values_are_judged_without_being_copied_again(monkeypatch):
     record = {"k": "test", "i": 0, "p": [["v", ["l", [0] * 200_000]]]}
     copies = []
     monkeypatch.setattr(_plain, "to_plain", lambda *a: copies.append(a) or a[0])
-    reason = _supervisor._judge(plan, 0, record)
+    reason = _supervisor._judge(plan, 0, record, {})
     assert copies == []
     assert reason.startswith("obtenu [0, 0, 0") and len(reason) < 500, reason
     assert _plain.describe([0] * 10 ** 6) == repr([0] * 100)[:199] + "…"

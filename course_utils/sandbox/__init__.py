@@ -33,7 +33,7 @@ What each layer stops, and what it does not
    ``__import__``, dangerous builtins (``open``, ``exec``, ``compile``, ``globals``, ``vars``),
    format templates walking attributes, imports outside the allow-list. It stops the classic
    escapes *written in the source*; it cannot see names built at run time, hence layer 2. Its
-   cost is linear in the source, which is capped (200,000 characters; tests too), and so is
+   cost is linear in the source, which is capped (100,000 characters; tests too), and so is
    the parse: one f-string is capped at 10,000 characters (CPython 3.11 parses it in time
    quadratic in its length), checked by a linear scan before parsing. The caller does not
    compile new code: CPython 3.11's compiler has passes quadratic in shapes no cap foresees

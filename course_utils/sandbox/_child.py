@@ -65,6 +65,7 @@ from course_utils.sandbox._child_builtins import (
 from course_utils.sandbox._crossing import Membrane, forget_caches, gc_disable, sided_random
 from course_utils.sandbox._jobpipe import read_job, too_big
 from course_utils.sandbox._plain import (
+    Identities,
     PlainValueError,
     describe,
     encode,
@@ -543,6 +544,7 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
     _expose(user_ns, test_ns, test_builtins, membrane)
     forget_caches()
     membrane.separate_contexts()
+    identities = Identities()  # the run's NaN objects: the same one is the same for the caller
     for index, compiled in enumerate(tests):
         try:
             if program is not None:
@@ -554,7 +556,7 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
                         probes.append(_SKIPPED)  # the test's later calls do not run
                         continue
                     probes.append(_run_probe(probe, job["probes"][index][j], test_ns,
-                                             membrane.failed))
+                                             membrane.failed, identities))
                     if membrane.lost:
                         break
                 record = {"p": probes}
@@ -572,10 +574,11 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
 _SKIPPED = ["e", "non évalué : une erreur le précède dans ce test"]
 
 
-def _run_probe(code, source: str, namespace: dict, failed: list[str]) -> list:
+def _run_probe(code, source: str, namespace: dict, failed: list[str],
+               identities: Identities | None = None) -> list:
     before = len(failed)
     try:
-        value = ["v", encode(to_plain(eval(code, namespace), source))]
+        value = ["v", encode(to_plain(eval(code, namespace), source), identities)]
     except (SystemExit, KeyboardInterrupt):
         raise
     except:  # noqa: E722 - whatever its class's __mro__ claims

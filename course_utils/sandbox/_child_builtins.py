@@ -355,7 +355,11 @@ _FIELD_CLASS: list = [None]  # dataclasses.Field, once dataclasses is loaded
 
 
 def _dataclass_wrappers(module):
-    real_dataclass, real_make = module.dataclass, module.make_dataclass
+    import sys as _sys
+
+    real_dataclass = vars(module).get("__sandbox_real_dataclass__", module.dataclass)
+    module.__sandbox_real_dataclass__ = real_dataclass  # idempotent: wrapped once
+    real_make = module.make_dataclass
     _FIELD_CLASS[0] = module.Field
 
     def dataclass(cls=None, /, **options):
@@ -374,8 +378,16 @@ def _dataclass_wrappers(module):
             else:
                 item = tuple(item)
                 checked.append((_identifier(item[0], "nom de champ"), *item[1:]))
+        # The class is the code's, as if written with ``class``: types.new_class would name
+        # its own module, and the audit hook refuses writes to a class of the standard library.
+        namespace = options.get("namespace")
+        caller = _sys._getframe(1).f_globals.get("__name__", USER_MODULE)
+        options["namespace"] = {"__module__": caller, **(namespace or {})}
         return real_make(cls_name, checked, **options)
 
+    # make_dataclass decorates the class it builds with the module's own ``dataclass``: the
+    # checks of the wrapper (inherited fields, metaclasses) must run there too.
+    module.dataclass = dataclass
     dataclass.__doc__, make_dataclass.__doc__ = real_dataclass.__doc__, real_make.__doc__
     return dataclass, make_dataclass
 

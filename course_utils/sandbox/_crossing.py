@@ -219,6 +219,29 @@ def _nearest_stdlib_class(cls):
     return cls
 
 
+_OSERROR_FIELDS = ("errno", "strerror", "filename", None, "filename2")
+_RESUMABLE = 0x20 | 0x80 | 0x200  # inspect.CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR
+_OSERROR_FILENAME = OSError.__dict__["filename"].__get__
+_OSERROR_FILENAME2 = OSError.__dict__["filename2"].__get__
+
+
+def _exactly(kind, args: tuple) -> BaseException:
+    """An exception of exactly ``kind`` holding ``args``. Called by ``OSError(errno, text)``,
+    the class answers the subclass of that errno (2: FileNotFoundError), which an exception of
+    the code's own subclass of OSError never is: the tests' ``except TimeoutError`` must not
+    catch it. Raises TypeError when ``kind`` cannot be made so."""
+    new = kind.__new__(kind)  # no arguments: OSError chooses no subclass
+    if type(new) is not kind:
+        raise TypeError(kind)
+    oserror = issubclass(kind, OSError) and 2 <= len(args) <= 5
+    BaseException.args.__set__(new, args[:2] if oserror else args)
+    if oserror:
+        for field, value in zip(_OSERROR_FIELDS, args):  # as OSError's constructor sets them
+            if field is not None:
+                OSError.__dict__[field].__set__(new, value)
+    return new
+
+
 _GRAVEYARD: list = []  # emptied caches, kept alive until the code's next turn (see below)
 
 
@@ -649,27 +672,42 @@ class Membrane:
             return RuntimeError(message)
         try:  # converting may run the code (a key's __hash__), which may raise anything
             handed = tuple(to_plain(arg, "l'argument de l'exception") for arg in _args(exc))
+            if issubclass(kind, OSError) and len(handed) == 2:  # its file names are not args
+                names = [_OSERROR_FILENAME(exc), _OSERROR_FILENAME2(exc)]
+                if names != [None, None]:
+                    handed += (to_plain(names[0], "le nom de fichier de l'exception"), None,
+                               to_plain(names[1], "le nom de fichier de l'exception"))
         except:  # noqa: E722 - whatever the class of what it raised
             handed = (f"{type_name(exc)} levée par le code",)
         new = None
         while new is None:  # json.JSONDecodeError(msg) wants three arguments: a ValueError
             try:
                 new = kind(*handed)
+                if type(new) is not kind:  # OSError(110, msg) is made a TimeoutError
+                    new = _exactly(kind, handed)
             except:  # noqa: E722 - a class whose constructor wants other arguments
                 if kind is BaseException:
                     new = RuntimeError(f"{type_name(exc)} levée par le code")
                 kind = _base(kind)
         tb = _traceback(exc)
         frames = []
+        suspended = False
         open_window()  # reading the runner's own traceback objects: nothing is released here
         try:
             while type(tb) is types.TracebackType:
                 frame = tb.tb_frame
-                if frame.f_code.co_filename in ("<solution>", "<eval>"):
+                code = frame.f_code
+                if code.co_filename in ("<solution>", "<eval>"):
                     frames.append(frame)
+                    suspended = suspended or bool(code.co_flags & _RESUMABLE)
                 tb = tb.tb_next
         finally:
             close_window()
+        if suspended:
+            # A generator's frame keeps its variables when cleared (clearing only closes the
+            # generator): held by this exception's traceback, they would die when the tests
+            # drop it, on their turn. Kept alive to the end of the run instead.
+            self.kept.append(new)
         # Outside the window: clearing a frame releases its variables, and their finalisers
         # (or a suspended generator's finally) are code of the untrusted side, which must never
         # run inside a window (it allows compile and exec).

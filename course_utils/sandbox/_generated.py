@@ -172,7 +172,8 @@ def _allowed_call(node: ast.Call) -> bool:
         # __dataclass_builtins_object__.__setattr__(self,'x',value) (frozen classes)
         return (attribute == "__setattr__" and len(args) == 3 and kinds[0] is ast.Name
                 and args[0].id in _SELF_NAMES and kinds[1] is ast.Constant
-                and type(args[1].value) is str and kinds[2] is not ast.Starred)
+                and type(args[1].value) is str and attribute_refusal(args[1].value) is None
+                and kinds[2] is not ast.Starred)
     if type(owner) is ast.Name and owner.id in _SELF_NAMES:  # self.__post_init__(a,b)
         return attribute == "__post_init__" and all(kind is ast.Name for kind in kinds)
     return (type(owner) is ast.Call and type(owner.func) is ast.Name and owner.func.id == "super"

@@ -263,35 +263,68 @@ def _repr_prefix(value, limit: int) -> str:
 
 
 # JSON carrying: natives for None/bool/int/float/str, two-item tagged lists for the rest.
+#
+# One identity crosses too: a NaN's. Python's ``==`` and ``in`` on containers take an object as
+# equal to itself before comparing it, and a NaN is the one plain value not equal to itself:
+# ``x in [x]`` holds for the NaN ``x``, and not for a NaN equal in every other way. A test's
+# probes are sent one by one; each distinct NaN object (a float, or a complex with a NaN part)
+# of a run is sent as its number in that run, and the caller decodes a number to one object.
 
-def encode(value):
-    """Plain value -> JSON-ready structure (assumes ``value`` came from :func:`to_plain`)."""
+
+class Identities:
+    """The NaN objects a run has sent, numbered (each kept alive: its id is never reused)."""
+
+    def __init__(self):
+        self.numbers: dict[int, int] = {}
+        self.kept: list = []
+
+    def number(self, value) -> int:
+        key = id(value)
+        found = self.numbers.get(key)
+        if found is None:
+            found = self.numbers[key] = len(self.kept)
+            self.kept.append(value)
+        return found
+
+
+def encode(value, identities: Identities | None = None):
+    """Plain value -> JSON-ready structure (assumes ``value`` came from :func:`to_plain`);
+    with ``identities``, each NaN object as its number there (see above)."""
     kind = type(value)
     if value is None or kind is bool or kind is int or kind is str:
         return value
     if kind is float:
-        if value != value or value in (float("inf"), float("-inf")):
+        if value != value:
+            return ["F", "nan"] if identities is None else ["N", identities.number(value)]
+        if value in (float("inf"), float("-inf")):
             return ["F", repr(value)]
         return value
     if kind is list:
-        return ["l", [encode(x) for x in value]]
+        return ["l", [encode(x, identities) for x in value]]
     if kind is tuple:
-        return ["t", [encode(x) for x in value]]
+        return ["t", [encode(x, identities) for x in value]]
     if kind is set:
-        return ["s", [encode(x) for x in value]]
+        return ["s", [encode(x, identities) for x in value]]
     if kind is frozenset:
-        return ["fs", [encode(x) for x in value]]
+        return ["fs", [encode(x, identities) for x in value]]
     if kind is dict:
-        return ["d", [[encode(k), encode(v)] for k, v in value.items()]]
+        return ["d", [[encode(k, identities), encode(v, identities)] for k, v in value.items()]]
     if kind is OrderedDict:
-        return ["od", [[encode(k), encode(v)] for k, v in value.items()]]
+        return ["od", [[encode(k, identities), encode(v, identities)] for k, v in value.items()]]
     if kind is bytes:
         return ["b", value.hex()]
     if kind is complex:
-        return ["c", [encode(value.real), encode(value.imag)]]
+        parts = [encode(value.real), encode(value.imag)]
+        if identities is not None and value != value:
+            return ["cN", [*parts, identities.number(value)]]
+        return ["c", parts]
     if kind is range:
         return ["r", [value.start, value.stop, value.step]]
     raise PlainValueError(f"valeur non transmissible : {type_name(value)}")
+
+
+def _NAN() -> float:
+    return float("nan")
 
 
 def _few_collisions(items: list) -> list:
@@ -316,8 +349,20 @@ def _few_collisions(items: list) -> list:
 _JSON_SCALARS = frozenset({int, float, str, bool, _NONE})
 
 
-def decode(data, depth: int = 0):
-    """JSON structure -> plain value; raises ValueError on anything unexpected."""
+def _identity(objects: dict | None, number, make):
+    if type(number) is not int or not 0 <= number < 1 << 31:
+        raise ValueError("valeur mal formée")
+    if objects is None:
+        return make()
+    found = objects.get(number)
+    if found is None:
+        found = objects[number] = make()
+    return found
+
+
+def decode(data, depth: int = 0, objects: dict | None = None):
+    """JSON structure -> plain value; raises ValueError on anything unexpected. ``objects``:
+    the run's NaN objects by number (see :class:`Identities`), filled as they come."""
     if depth > MAX_DEPTH + 2:
         raise ValueError("structure trop profonde")
     kind = type(data)
@@ -328,6 +373,13 @@ def decode(data, depth: int = 0):
     tag, body = data
     if tag == "F" and body in ("nan", "inf", "-inf"):
         return float(body)
+    if tag == "N":
+        return _identity(objects, body, _NAN)
+    if tag == "cN" and type(body) is list and len(body) == 3:
+        parts = [decode(part, depth + 1) for part in body[:2]]
+        if not all(type(x) is float for x in parts) or parts[0] == parts[0] and parts[1] == parts[1]:
+            raise ValueError("valeur mal formée")
+        return _identity(objects, body[2], lambda: complex(*parts))
     if tag == "b" and type(body) is str:
         return bytes.fromhex(body)
     if tag == "r" and type(body) is list and len(body) == 3 and all(type(x) is int for x in body):
@@ -339,7 +391,7 @@ def decode(data, depth: int = 0):
     elif _JSON_SCALARS.issuperset(map(type, body)):  # numbers and strings: already plain
         items = body  # (the types come from json.loads: exact built-in types)
     else:
-        items = [decode(x, depth + 1) for x in body]
+        items = [decode(x, depth + 1, objects) for x in body]
     if tag == "l":
         return items
     if tag == "t":
@@ -355,7 +407,7 @@ def decode(data, depth: int = 0):
         for pair in body:
             if type(pair) is not list or len(pair) != 2:
                 raise ValueError("valeur mal formée")
-            pairs.append((decode(pair[0], depth + 1), decode(pair[1], depth + 1)))
+            pairs.append((decode(pair[0], depth + 1, objects), decode(pair[1], depth + 1, objects)))
         _few_collisions([key for key, _ in pairs])
         return dict(pairs) if tag == "d" else OrderedDict(pairs)
     raise ValueError("valeur mal formée")

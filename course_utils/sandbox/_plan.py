@@ -210,7 +210,7 @@ def judge_expression(skeleton, probes: list[str], results: list) -> str | None:
 
 
 MAX_TESTS = 5_000  # expression tests in one run
-MAX_TESTS_CHARS = 200_000  # all test sources together (like the code: see _static)
+MAX_TESTS_CHARS = 100_000  # all test sources together (like the code: see _static)
 
 
 def _exact_str(value):
@@ -441,7 +441,7 @@ def compile_code(plan: CodePlan) -> None:
 def make_plan(code, tests, *, timeout: float, memory_mb: int, output_limit: int = 20_000) -> Plan:
     """Check the inputs and the code, split the tests; raise PlanError on bad tests.
 
-    The cost is linear in the inputs, which are capped (code and tests: 200,000 characters
+    The cost is linear in the inputs, which are capped (code and tests: 100,000 characters
     each); the caches' lock is never held while a new program or test set is analysed.
     """
     tests = _checked_tests(tests)

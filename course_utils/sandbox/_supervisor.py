@@ -149,14 +149,15 @@ def verdict(plan: Plan, out: Outcome) -> dict:
     if done.get("violation"):
         return _result(plan, error=f"opération refusée : {_text(done['violation'])}", output=output)
     failures = []
+    objects: dict = {}  # the run's NaN objects, by the numbers the child gave them
     for index, label in enumerate(plan.labels):
-        reason = _judge(plan, index, tests.get(index))
+        reason = _judge(plan, index, tests.get(index), objects)
         if reason is not None:
             failures.append([label, reason])
     return _result(plan, passed=plan.total - len(failures), failures=failures, output=output)
 
 
-def _judge(plan: Plan, index: int, record: dict | None) -> str | None:
+def _judge(plan: Plan, index: int, record: dict | None, objects: dict) -> str | None:
     if record is None:
         return "test non exécuté"
     if record.get("big"):
@@ -175,7 +176,7 @@ def _judge(plan: Plan, index: int, record: dict | None) -> str | None:
             decoded.append(["e", _text(item[1])])
             continue
         try:
-            decoded.append(["v", decode(item[1])])
+            decoded.append(["v", decode(item[1], 0, objects)])
         except (ValueError, TypeError, RecursionError, OverflowError, MemoryError):
             return "résultat illisible"
     try:
