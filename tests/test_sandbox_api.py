@@ -252,6 +252,16 @@ def test_a_job_larger_than_a_pipe_buffer_is_delivered(box):
     assert box.run(code, ["size() == 90_000"]).ok
 
 
+def test_an_int_past_4300_digits_is_compared_and_described(box):
+    # CPython writes no int of more than 4,300 decimal digits: math.factorial(2000) returned
+    # to an expression test made « le processus s'est arrêté sans rendre de résultat ».
+    code = "import math\ndef f(n):\n    return math.factorial(n)\n"
+    result = box.run(code, ["[f(2000), -f(3000)] == [math.factorial(2000), -math.factorial(3000)]",
+                            "f(2000) == 5"])
+    assert result.passed == 1 and len(result.failures) == 1, result
+    assert result.failures[0].reason == "obtenu <entier de 5736 chiffres environ>, attendu 5"
+
+
 def test_the_worker_rehearsal_leaves_no_trace(fork_box):
     # The worker rehearses made-up runs before forking (_worker_rehearsal): none of their
     # names, output or state reaches a real run.

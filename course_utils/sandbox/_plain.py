@@ -211,9 +211,14 @@ def compare(op: str, left, right, plain: bool = False) -> bool:
     return bool(result)
 
 
+MAX_INT_HEX = 1 << 22  # hexadecimal digits of an int sent (some 5 million decimal digits)
+
+
 def describe(value, limit: int = 200) -> str:
     """Short ``repr`` of a plain value, cut at ``limit`` characters, at a cost bounded by
     ``limit`` for containers (a list of a million items is not written out to be cut)."""
+    if type(value) is int and not -_BIG_INT < value < _BIG_INT:  # no decimal repr past 4,300
+        return f"<entier de {len(format(value, 'x')) * 1.2041:.0f} chiffres environ>"
     try:
         text = _repr_prefix(value, limit + 1)
     except (RecursionError, ValueError):
@@ -271,6 +276,9 @@ def _repr_prefix(value, limit: int) -> str:
 # of a run is sent as its number in that run, and the caller decodes a number to one object.
 
 
+_BIG_INT = 10 ** 4000  # from here on an int is sent in hexadecimal (linear, and unlimited)
+
+
 class Identities:
     """The NaN objects a run has sent, numbered (each kept alive: its id is never reused)."""
 
@@ -291,8 +299,10 @@ def encode(value, identities: Identities | None = None):
     """Plain value -> JSON-ready structure (assumes ``value`` came from :func:`to_plain`);
     with ``identities``, each NaN object as its number there (see above)."""
     kind = type(value)
-    if value is None or kind is bool or kind is int or kind is str:
+    if value is None or kind is bool or kind is str:
         return value
+    if kind is int:  # JSON writes an int in decimal, which CPython limits to 4,300 digits
+        return value if -_BIG_INT < value < _BIG_INT else ["I", format(value, "x")]
     if kind is float:
         if value != value:
             return ["F", "nan"] if identities is None else ["N", identities.number(value)]
@@ -375,6 +385,8 @@ def decode(data, depth: int = 0, objects: dict | None = None):
         return float(body)
     if tag == "N":
         return _identity(objects, body, _NAN)
+    if tag == "I" and type(body) is str and len(body) < MAX_INT_HEX:
+        return int(body, 16)
     if tag == "cN" and type(body) is list and len(body) == 3:
         parts = [decode(part, depth + 1) for part in body[:2]]
         if not all(type(x) is float for x in parts) or parts[0] == parts[0] and parts[1] == parts[1]:
