@@ -564,6 +564,25 @@ _TZ_PATCH = ("import datetime\ndef decalage(d):\n"
              "    type(d.tzinfo).utcoffset = lambda self, dt: datetime.timedelta(hours=5)\n"
              "    return 5.0\n")
 
+# CPython's eval and exec put the builtins of their caller's frame into a globals dict that has
+# none, before they look at their source or raise an audit event. Called by typing (an object
+# posing as a ForwardRef, its code not even code), they were the real ones: then the runner's
+# modules, patched so that any assertion program passes (round 25).
+_FAKE_FORWARD = ("import typing\nd = {}\nF = type('F', (), {'__forward_arg__': 'x', "
+                 "'__forward_evaluated__': False, '__forward_module__': None, "
+                 "'__forward_code__': CODE, '__forward_is_argument__': True, "
+                 "'__forward_is_class__': False})\n")
+_PATCH_RUNNER = ("B = d.get('__builtins__') or {}\n"
+                 "child = B['__import__']('course_utils.sandbox._child', None, None, ['x'], 0)\n"
+                 "B['vars'](child)['_run_program'] = lambda code, ns, failed: {'ok': True}\n"
+                 "B['vars'](child)['_run_probe'] = lambda *a: ['v', True]\n")
+
+
+def _filled(code: str, call: str) -> str:
+    return (_FAKE_FORWARD.replace("CODE", code) + "try:\n    " + call + "\nexcept Exception:\n"
+            "    pass\n" + _PATCH_RUNNER)
+
+
 # Wrong code (it removes no NaN; it returns the same NaN objects): a test false in Python.
 _KEEP = ("import math\nN = float('nan')\nC = complex(N, 1)\ndef nettoyer(xs):\n    return xs\n"
          "def g():\n    return [N]\ndef h():\n    return {N: 1}\ndef k():\n    return [C]\n")
@@ -1649,6 +1668,22 @@ CLASSES = {
         ("dict_key", _KEEP, ["h() != {N: 1}"]),
         ("complex_nan", _KEEP, ["C not in k()"]),
         ("tuple_of_nans", _KEEP, ["nettoyer((math.nan, N)) != (math.nan, N)"]),
+    ],
+    "stdlib_eval_fills_builtins": [
+        ("forward_code_not_code", _filled("0", "typing.ForwardRef._evaluate(F(), d, d, frozenset())"),
+         FORGED),
+        ("forward_code_none", _filled("None", "typing.ForwardRef._evaluate(F(), d, None, "
+                                      "frozenset())"), FORGED),
+        ("forward_code_list", _filled("[]", "typing.ForwardRef._evaluate(F(), d, d, "
+                                      "frozenset())"), FORGED),
+        ("forward_code_float", _filled("1.5", "typing.ForwardRef._evaluate(F(), d, {}, "
+                                       "frozenset())"), FORGED),
+        ("expression_test", _filled("0", "typing.ForwardRef._evaluate(F(), d, d, frozenset())")
+         .replace("['v', True]", "['v', 99]"), ["f(3) == 99"]),
+        ("through_get_type_hints", _filled("0", "typing.get_type_hints(type('H', (), "
+                                           "{'__annotations__': {'a': G()}}), d, d)").replace(
+            "try:", "G = type('G', (F,), {'__cla' + 'ss__': property(lambda s: typing.ForwardRef),"
+            " '_evaluate': typing.ForwardRef._evaluate})\ntry:", 1), FORGED),
     ],
     # OSError(errno, text) answers the subclass of that errno; rebuilt so, an exception of the
     # code's own subclass of OSError reached the tests as a TimeoutError (round 24).

@@ -519,6 +519,64 @@ def set_generated_builtins(table: dict) -> None:
     _GENERATED_BUILTINS[0] = table
 
 
+def _builtins_filled(namespace) -> None:
+    """What CPython's ``eval`` and ``exec`` do first, before they look at their source or raise
+    an audit event: a globals dict without ``__builtins__`` gets the builtins of the frame that
+    called them. Called by the standard library (typing's ``ForwardRef._evaluate`` on a dict
+    the code passes, an import's ``exec`` on a module's namespace), those are the real ones,
+    left in the code's dict even when the source is then refused. In strict mode it gets the
+    code's builtins instead."""
+    if issubclass(type(namespace), dict) and not dict.__contains__(namespace, "__builtins__"):
+        dict.__setitem__(namespace, "__builtins__", _GENERATED_BUILTINS[0])
+
+
+def _stdlib_eval_exec():
+    """``eval`` and ``exec`` as the modules of the standard library see them (a global of each
+    module, in front of the interpreter's): :func:`_builtins_filled` in strict mode, then the
+    real function. Outside strict mode (the worker, an import before the run) they are the
+    real ones, called in the caller's frame."""
+    real_eval, real_exec = _builtins.eval, _builtins.exec
+
+    def _namespaces(globals, locals):
+        if globals is None:
+            if strict_mode():  # the frame's own globals: no stdlib module calls them so
+                raise TypeError("eval/exec sans espace de noms refusé dans le bac à sable")
+            frame = sys._getframe(2)
+            return frame.f_globals, (frame.f_locals if locals is None else locals)
+        if strict_mode():
+            _builtins_filled(globals)
+        return globals, locals
+
+    def eval(source, globals=None, locals=None, /):
+        globals, locals = _namespaces(globals, locals)
+        return real_eval(source, globals, locals)
+
+    def exec(source, globals=None, locals=None, /, **kwargs):
+        globals, locals = _namespaces(globals, locals)
+        return real_exec(source, globals, locals, **kwargs)
+
+    eval.__doc__, exec.__doc__ = real_eval.__doc__, real_exec.__doc__
+    eval.__wrapped_by_sandbox__ = exec.__wrapped_by_sandbox__ = True
+    return eval, exec
+
+
+_STDLIB_EVAL_EXEC = _stdlib_eval_exec()
+
+
+def _shadow_eval_exec() -> None:
+    """Every module of the standard library loaded so far finds :data:`_STDLIB_EVAL_EXEC`
+    under the names ``eval`` and ``exec`` (a global it defines itself is left alone:
+    dataclasses' is :func:`_generated_exec`). The sandbox's own modules keep the real ones."""
+    for name, module in list(sys.modules.items()):
+        if type(module) is not ModuleType or name.startswith("course_utils") \
+                or name in ("builtins", "sys", "__main__"):
+            continue
+        namespace = vars(module)
+        for attr, guard in zip(("eval", "exec"), _STDLIB_EVAL_EXEC):
+            if attr not in namespace:
+                namespace[attr] = guard
+
+
 def _generated_exec(source, globals=None, locals=None, /):
     """``exec`` for ``dataclasses``' generated source: its shape is checked, then it is
     compiled and run in a window (defining the generator function runs nothing else), in a
@@ -910,6 +968,7 @@ def harden_modules(modules: dict) -> None:
         uncached = regex._compile_repl.__wrapped__
         uncached.cache_clear = lambda: None  # re.purge() calls it
         regex._compile_repl = uncached
+    _shadow_eval_exec()
     typing = modules.get("typing") or sys.modules.get("typing")
     if typing is not None and _builtins.getattr(typing, "_cleanups", None):
         _typing_caches_by_identity(typing)
@@ -1014,7 +1073,8 @@ _typing_decorators()
 # exported one as a value would hand it over as it is.
 _REAL_DANGERS = tuple(_builtins.__dict__[name] for name in (
     "getattr", "setattr", "delattr", "hasattr", "eval", "exec", "compile", "open", "__import__",
-    "vars", "globals", "locals", "breakpoint", "input", "help") if name in _builtins.__dict__)
+    "vars", "globals", "locals", "breakpoint", "input", "help") if name in _builtins.__dict__) \
+    + _STDLIB_EVAL_EXEC
 
 
 def _exports(name: str, module) -> dict:
