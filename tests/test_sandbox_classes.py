@@ -564,6 +564,14 @@ _TZ_PATCH = ("import datetime\ndef decalage(d):\n"
              "    type(d.tzinfo).utcoffset = lambda self, dt: datetime.timedelta(hours=5)\n"
              "    return 5.0\n")
 
+_MOYENNE = "def moyenne(notes):\n    if not notes:\n        return 0\n    return sum(notes) / len(notes)\n"
+# The code catches what the tests' function raises, with the clause given.
+_ATTRAPE = ("def attrape(action):\n    try:\n        action()\n    except {}:\n"
+            "        return 'pris'\n    return 'rien'\n")
+_COMPTER = ("import collections\ndef compter(mot):\n    return {c: mot.count(c) for c in 'abc'}\n"
+            "def compteur(mot):\n    return collections.Counter(compter(mot))\n")
+
+
 # CPython's eval and exec put the builtins of their caller's frame into a globals dict that has
 # none, before they look at their source or raise an audit event. Called by typing (an object
 # posing as a ForwardRef, its code not even code), they were the real ones: then the runner's
@@ -1669,6 +1677,121 @@ CLASSES = {
         ("complex_nan", _KEEP, ["C not in k()"]),
         ("tuple_of_nans", _KEEP, ["nettoyer((math.nan, N)) != (math.nan, N)"]),
     ],
+    # The rewriting turns x.format and x.__init__ into calls of helpers named __sandbox_*__,
+    # looked up in the code's globals first: a def (or any other binding) of that name
+    # answered for every one of them (round 25).
+    "sandbox_helper_names": [
+        ("def_format", "def __sandbox_format__(x, name):\n    return lambda *a: 99\n"
+         "def f(x):\n    return '{}'.format(x)\n", ["f(3) == 99"]),
+        ("argument_format", "def f(x, __sandbox_format__=lambda x, n: lambda *a: 99):\n"
+         "    return '{}'.format(x)\n", ["f(3) == 99"]),
+        ("class_format", "class __sandbox_format__:\n    def __init__(self, x, n):\n"
+         "        pass\n    def __call__(self, *a):\n        return 99\n"
+         "def f(x):\n    return '{}'.format(x)\n", ["f(3) == 99"]),
+        ("match_capture_format", "match lambda x, n: lambda *a: 99:\n"
+         "    case __sandbox_format__:\n        pass\ndef f(x):\n    return '{}'.format(x)\n",
+         ["f(3) == 99"]),
+        ("def_init", "def __sandbox_init__(obj):\n    return lambda *a: setattr(obj, 'v', 99)\n"
+         "class A:\n    def __init__(self):\n        self.v = 0\n"
+         "def f(x):\n    a = A()\n    a.__init__()\n    return a.v\n", ["f(3) == 99"]),
+    ],
+    # A str subclass's own format was replaced by str.format (round 25): the test below is
+    # false in Python (Label('ab').format() is 'label:AB').
+    "str_subclass_format": [
+        ("own_format", "class Label(str):\n    def format(self, *args):\n"
+         "        return 'label:' + str.upper(self)\ndef f():\n    return Label('ab').format()\n",
+         ["f() == 'ab'"]),
+        ("own_format_map", "class Label(str):\n    def format_map(self, m):\n"
+         "        return 'x'\ndef f():\n    return Label('ab').format_map({})\n",
+         ["f() == 'ab'"]),
+        ("inherited_format", "class Base(str):\n    def format(self, *args):\n"
+         "        return 'base'\nclass Label(Base):\n    pass\n"
+         "def f():\n    return Label('{}').format(1)\n", ["f() == '1'"]),
+        ("lambda_format", "class Label(str):\n    format = lambda self, *a: 'l'\n"
+         "def f():\n    return Label('{}').format(1)\n", ["f() == '1'"]),
+        ("staticmethod_format", "class Label(str):\n    format = staticmethod(lambda *a: 's')\n"
+         "def f():\n    return Label('{}').format(2)\n", ["f() == '2'"]),
+    ],
+    # A comparison or a truth test the sandbox refuses inside an assertion program (an object
+    # it does not compare) was an exception the tests' `except Exception` could hide: a test
+    # expecting moyenne([]) to raise passed on the refusal (round 25).
+    "refusals_in_the_tests_helpers": [
+        ("fraction_compare", _MOYENNE, "from fractions import Fraction\ntry:\n"
+         "    assert Fraction(moyenne([])) == 0\nexcept Exception:\n    pass\nelse:\n"
+         "    assert False\n"),
+        ("deque_truth", _MOYENNE, "from collections import deque\ntry:\n"
+         "    if deque([moyenne([2])]):\n        raise ValueError('vide')\n"
+         "except ValueError:\n    assert False\nexcept Exception:\n    pass\n"),
+        ("hidden_compare", _MOYENNE + "class R:\n    pass\nREPONSE = R()\n",
+         "try:\n    assert REPONSE != 42\nexcept Exception:\n    pass\nelse:\n    assert False\n"),
+        ("all_of_deques", _MOYENNE, "from collections import deque\ntry:\n"
+         "    assert all([deque([moyenne([])])])\nexcept Exception:\n    pass\nelse:\n"
+         "    assert False\n"),
+        ("chained_refusal", _MOYENNE, "from decimal import Decimal\ntry:\n"
+         "    assert 0 <= Decimal(moyenne([])) <= 1\nexcept Exception:\n    pass\nelse:\n"
+         "    assert False\n"),
+    ],
+    # The stand-in of the code's exception class was found by __base__; `except` matches by the
+    # MRO, which a metaclass's mro() makes: a class left out of it does not catch (round 25).
+    "exception_class_by_mro": [
+        (f"hides_{name}", "class M(type):\n    def mro(cls):\n"
+         f"        return [cls, {keep}BaseException, object]\n"
+         f"class E({base}, metaclass=M):\n    pass\ndef f():\n    raise E('x')\n",
+         f"try:\n    f()\nexcept {name}:\n    pass\nelse:\n    assert False\n")
+        for name, base, keep in (("ValueError", "ValueError", "Exception, "),
+                                 ("LookupError", "KeyError", "Exception, "),
+                                 ("ArithmeticError", "ZeroDivisionError", "Exception, "),
+                                 ("Exception", "ValueError", ""),
+                                 ("OSError", "FileNotFoundError", "Exception, "))
+    ],
+    # The tests' exceptions rebuilt for the code: OSError(110, m) answered TimeoutError, and a
+    # class that refused the arguments became a RuntimeError, caught by `except Exception` or
+    # `except RuntimeError` where Python lets the original through (round 25).
+    "exceptions_handed_to_the_code": [
+        ("oserror_errno", _ATTRAPE.format("TimeoutError"),
+         "class Panne(OSError):\n    pass\ndef action():\n    raise Panne(110, 'bus')\n"
+         "assert attrape(action) == 'pris'\n"),
+        ("oserror_errno_2", _ATTRAPE.format("FileNotFoundError"),
+         "class Panne(OSError):\n    pass\ndef action():\n    raise Panne(2, 'f')\n"
+         "assert attrape(action) == 'pris'\n"),
+        ("group_as_exception", _ATTRAPE.format("Exception"),
+         "class Arret(BaseExceptionGroup):\n    pass\ndef action():\n"
+         "    raise Arret('stop', [ValueError(1)])\nassert attrape(action) == 'pris'\n"),
+        ("json_error_as_runtime", _ATTRAPE.format("RuntimeError"),
+         "import json\ndef action():\n    raise json.JSONDecodeError('m', 'doc', 0)\n"
+         "assert attrape(action) == 'pris'\n"),
+        ("keyboard_as_exception", _ATTRAPE.format("Exception"),
+         "class Fin(KeyboardInterrupt):\n    def __init__(self):\n        super().__init__()\n"
+         "def action():\n    raise BaseExceptionGroup('g', [Fin()])\n"
+         "assert attrape(action) == 'pris'\n"),
+    ],
+    # Each argument was copied on its own: f(l, l) got two lists (round 25).
+    "shared_arguments": [
+        ("same_list_twice", "def f(a, b):\n    a.append(1)\n    return len(b)\n",
+         "l = []\nassert f(l, l) == 0\n"),
+        ("identity_of_arguments", "def f(a, b):\n    return a is b\n",
+         "l = [1]\nassert not f(l, l)\n"),
+        ("clear_through_other", "def f(dest, src):\n    dest.extend(src)\n    src.clear()\n"
+         "    return dest\n", "l = [1, 2]\nassert f(l, l) == [1, 2, 1, 2]\n"),
+        ("dict_twice", "def f(a, b):\n    a['k'] = 1\n    return b\n",
+         "d = {}\nassert f(d, d) == {}\n"),
+        ("inside_and_outside", "def f(a, b):\n    a.append(0)\n    return b\n",
+         "l = []\nassert f(l, [l]) == [[]]\n"),
+    ],
+    # A Counter was flattened to a dict: its == ignores zero counts, its <= is inclusion
+    # (round 25). Each test below is false in Python.
+    "counter_semantics": [
+        ("zero_count_differs", _COMPTER,
+         "import collections\nassert collections.Counter(compter('aab')) != "
+         "collections.Counter('aab')\n"),
+        ("zero_count_expression", _COMPTER, ["compteur('aab') != collections.Counter('aab')"]),
+        ("zero_count_keyword", _COMPTER, "import collections\nassert collections.Counter("
+         "compter('ab')) != collections.Counter(a=1, b=1)\n"),
+        ("zero_count_keyword_expression", _COMPTER,
+         ["compteur('ab') != collections.Counter(a=1, b=1)"]),
+        ("tests_own_counters", _COMPTER, ["[collections.Counter({'a': 2, 'c': 0}), compteur('a')] "
+                                          "!= [collections.Counter(a=2), compteur('a')]"]),
+    ],
     "stdlib_eval_fills_builtins": [
         ("forward_code_not_code", _filled("0", "typing.ForwardRef._evaluate(F(), d, d, frozenset())"),
          FORGED),
@@ -2076,3 +2199,32 @@ def test_make_dataclass_builds_a_class_of_the_code_and_checks_its_bases(sandbox)
             "    except TypeError as exc:\n        return 'refusé' in str(exc)\n")
     result = sandbox.run(code, ["f() == ('C(a=1, b=2)', (1, 2))", "g() is True"])
     assert result.ok and result.passed == 2, result
+
+
+def test_round_25_keeps_what_python_answers(sandbox):
+    # The honest side of each round-25 class: a str subclass's own format, Counters compared
+    # as Counters, one list handed twice, the code's exception caught by its real bases, the
+    # tests' OSError handed with its file name.
+    code = ("import collections\nclass Label(str):\n    def format(self, *args):\n"
+            "        return 'label:' + str.upper(self)\nclass Plain(str):\n    pass\n"
+            "def labels():\n    return Label('ab').format(), Plain('{}-{}').format(1, 2)\n"
+            "def compteur(mot):\n    return collections.Counter(mot)\n"
+            "def transferer(dest, src):\n    dest.extend(src)\n    src.clear()\n    return dest\n"
+            "class Negatif(ValueError):\n    pass\ndef racine(x):\n    raise Negatif(x)\n"
+            "def nom(action):\n    try:\n        action()\n    except FileNotFoundError as e:\n"
+            "        return e.filename\n")
+    tests = ("assert labels() == ('label:AB', '1-2')\n"
+             "assert compteur('aab') == collections.Counter(a=2, b=1, c=0)\n"
+             "assert compteur('ab') <= collections.Counter('abc')\n"
+             "assert compteur('aab') == {'a': 2, 'b': 1}\n"
+             "l = [1, 2]\nassert transferer(l, l) == []\n"
+             "try:\n    racine(-1)\nexcept ValueError as e:\n    assert e.args == (-1,)\n"
+             "def action():\n    raise FileNotFoundError(2, 'absent', 'f.txt')\n"
+             "assert nom(action) == 'f.txt'\n")
+    result = sandbox.run(code, tests)
+    assert result.ok, result
+    counted = sandbox.run(code, ["compteur('ab') == collections.Counter(a=1, b=1, c=0)",
+                                 "compteur('ab') != compteur('abb')"])
+    assert counted.ok and counted.passed == 2, counted
+    refused = sandbox.run("def __sandbox_x__():\n    pass\n", ["True"])
+    assert not refused.ok and "nom interdit dans le bac à sable : __sandbox_x__" in refused.error

@@ -213,6 +213,24 @@ def test_the_plan_caches_are_bounded_in_characters():
     assert cache.used == sum(chars for _, chars in cache.items.values())
 
 
+def test_a_code_plan_is_weighed_again_once_the_caller_compiles_it():
+    # Weighed by its source when first planned, a plan then got its compiled code (4,350
+    # characters made 7.9 MB): 229 such plans held 1.8 GB of the caller (round 25).
+    cache = _plan._CODE_CACHE
+    for size in (40, 400):  # kept, then too heavy to keep
+        code = "C = (" + "".join(f"'{chr(0x20000 + size + i)}' * 4096, " for i in range(size)) \
+            + ")\ndef f():\n    return 1\n"
+        plan = _plan.make_plan(code, ["f() == 1"], timeout=1, memory_mb=64)
+        plan.code_plan.compiles_quickly = True  # as after a child compiled it in time
+        (blob, _tests), error = _plan.fork_blobs(plan)
+        assert error is None and len(blob) > 40 * len(code)
+        if len(blob) // 40 <= cache.chars // 8:
+            assert cache.items[code][1] == len(blob) // 40
+        else:  # too heavy to keep: planned again when it comes back
+            assert code not in cache.items
+        assert cache.used == sum(chars for _, chars in cache.items.values())
+
+
 def test_the_supervisor_refuses_to_rebuild_a_hash_flood():
     colliding = [i * (2 ** 61 - 1) for i in range(1, 200)]  # all hash to 0
     for tag in ("s", "fs"):
@@ -317,6 +335,28 @@ def test_a_huge_f_string_is_refused_before_the_quadratic_parse():
     assert static_check('elf = "f"\nprint(f"{elf!r:>10}", "chef\'s")\n' * 200) == []
     escaped = 's = f"a\\"b{1}"\n'
     assert static_check(escaped) == []
+
+
+@pytest.mark.parametrize("prefix", ["fr", "Rf", "FR", "rF"])
+def test_a_raw_f_string_is_measured_too(prefix):
+    # The scan ran only when the source held f' f" F' or F": fr"…" of 100k characters went
+    # to the parse, 0.7 s of the caller's CPU (round 25).
+    reasons = _static.static_check("x = 1\nz = " + prefix + '"' + "{x}" * 30_000 + '"\n')
+    assert reasons and reasons[0].startswith("f-string trop longue (900")
+
+
+def test_the_containers_a_run_sends_are_counted_with_repeats(sandbox):
+    # A container held many times is written out each time: [set()] * 150_000 in 5 tests cost
+    # the caller 1.7 s to decode (round 25). A run's probes send a bounded number of them.
+    from course_utils.sandbox import _plain
+
+    code = "X = [set()] * 150_000\ndef f(i):\n    return X\ndef g(n):\n    return [()] * n\n"
+    result = sandbox.run(code, [f"f({i}) == []" for i in range(5)], timeout=5)
+    assert result.passed == 0 and all("trop volumineuses" in f.reason for f in result.failures)
+    half = _plain.MAX_SENT_CONTAINERS // 2
+    spread = sandbox.run(code, [f"g({half - 10}) == [()] * {half - 10}"] * 2 + ["g(1) == [()]"])
+    assert spread.passed == 1 and "trop volumineuses" in spread.failures[0].reason, spread
+    assert sandbox.run(code, [f"g({half - 10}) == [()] * {half - 10}"]).ok  # both sides: 149,982
 
 
 def test_a_continued_f_string_is_measured_whole():

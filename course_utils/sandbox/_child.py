@@ -62,10 +62,16 @@ from course_utils.sandbox._child_builtins import (
     make_builtins,
     tests_view,
 )
-from course_utils.sandbox._crossing import Membrane, forget_caches, gc_disable, sided_random
+from course_utils.sandbox._crossing import (
+    Membrane,
+    _caught_refusal,
+    forget_caches,
+    gc_disable,
+    sided_random,
+)
 from course_utils.sandbox._jobpipe import read_job, too_big
 from course_utils.sandbox._plain import (
-    Identities,
+    RunEncoding,
     PlainValueError,
     describe,
     encode,
@@ -317,13 +323,28 @@ def _test_helpers(program_lines: list[str], membrane: Membrane) -> dict:
     last: list = []  # the last comparison that came out false, as plain data
     failed = membrane.failed
 
+    def refused(exc: PlainValueError):
+        # A comparison or a truth test the sandbox refuses (a Fraction, a deque, an object of
+        # the code): written down, so that the tests' own `except Exception` does not hide it.
+        failed.append(_caught_refusal(exc))
+        return exc
+
     def compare(left, ops, rights):
-        for op, right in zip(ops, rights):
-            if not plain_compare(op, left, right):
-                last[:] = [op, left, right]
-                return False
-            left = right
+        try:
+            for op, right in zip(ops, rights):
+                if not plain_compare(op, left, right):
+                    last[:] = [op, left, right]
+                    return False
+                left = right
+        except PlainValueError as exc:
+            raise refused(exc) from None
         return True
+
+    def checked_truth(value):
+        try:
+            return truth(value)
+        except PlainValueError as exc:
+            raise refused(exc) from None
 
     def fail(line, message=None):
         source = program_lines[line - 1].strip() if 0 < line <= len(program_lines) else ""
@@ -339,12 +360,12 @@ def _test_helpers(program_lines: list[str], membrane: Membrane) -> dict:
         raise TestAssertionFailed(text)
 
     def all_(iterable):
-        return all(truth(item) for item in iterable)
+        return all(checked_truth(item) for item in iterable)
 
     def any_(iterable):
-        return any(truth(item) for item in iterable)
+        return any(checked_truth(item) for item in iterable)
 
-    return {COMPARE_HELPER: compare, TRUTH_HELPER: truth, FAIL_HELPER: fail,
+    return {COMPARE_HELPER: compare, TRUTH_HELPER: checked_truth, FAIL_HELPER: fail,
             "all": all_, "any": any_}
 
 
@@ -544,7 +565,7 @@ def _run(job: dict, compiled, send, guard, world: World) -> None:
     _expose(user_ns, test_ns, test_builtins, membrane)
     forget_caches()
     membrane.separate_contexts()
-    identities = Identities()  # the run's NaN objects: the same one is the same for the caller
+    identities = RunEncoding()  # the run's NaN objects (one is one for the caller), its budget
     for index, compiled in enumerate(tests):
         try:
             if program is not None:
@@ -575,7 +596,7 @@ _SKIPPED = ["e", "non évalué : une erreur le précède dans ce test"]
 
 
 def _run_probe(code, source: str, namespace: dict, failed: list[str],
-               identities: Identities | None = None) -> list:
+               identities: RunEncoding | None = None) -> list:
     before = len(failed)
     try:
         value = ["v", encode(to_plain(eval(code, namespace), source), identities)]

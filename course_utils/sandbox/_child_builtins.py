@@ -90,9 +90,10 @@ def checked_format(obj, attr: str):
             return method(template, *args, **kwargs)
 
         return unbound
-    if issubclass(type(obj), str):
-        return _real_getattr(_checked_template(obj), attr)
-    value = _real_getattr(obj, attr)
+    if issubclass(type(obj), str) and any(_real_getattr(type(obj), attr) is unbound
+                                          for unbound in _STR_FORMATS):
+        return _real_getattr(_checked_template(obj), attr)  # str's own method, checked
+    value = _real_getattr(obj, attr)  # a str subclass's own format: the code's function
     if any(value is unbound for unbound in _STR_FORMATS):  # e.g. super(S, S).format
         return checked_format(str, attr)
     owner = _real_getattr(value, "__self__", None)  # e.g. super(S, s).format

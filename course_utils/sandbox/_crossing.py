@@ -58,7 +58,7 @@ import types
 
 from course_utils.sandbox import _child_os
 from course_utils.sandbox._child_audit import close_window, open_window
-from course_utils.sandbox._plain import PlainValueError, to_plain, type_name
+from course_utils.sandbox._plain import PlainValueError, is_scalar_type, to_plain, type_name
 from course_utils.sandbox._policy import TESTS_MODULE, USER_MODULE
 
 HANDED = ("des données simples (nombres, chaînes, listes, tuples, dictionnaires, ensembles), "
@@ -210,19 +210,56 @@ def _caught_refusal(reason) -> str:
     return f"{reason} (refus du bac à sable, intercepté par les tests)"
 
 
+_MRO = type.__dict__["__mro__"].__get__  # the order `except` matches in, not a metaclass's
+
+
 def _nearest_stdlib_class(cls):
-    """The nearest class of ``cls``'s base chain (``__base__``, set from the bases when the
-    class was made) that is not of the run. Not ``__mro__``: a metaclass's ``mro()`` chooses
-    that one, and can leave classes out of it."""
-    while of_the_run(cls):
-        cls = _base(cls)
-    return cls
+    """The exception class of the standard library that stands for ``cls`` across the
+    boundary, or None: the first class of ``cls``'s MRO that is not of the run and whose own
+    MRO lies within ``cls``'s. An ``except`` clause that catches it then catches ``cls`` in
+    Python too (a metaclass's ``mro()`` can leave ValueError, or BaseException itself, out of
+    a subclass of ValueError: `except ValueError` lets that one through). None when no class
+    qualifies: no ``except`` but a bare one would catch ``cls``."""
+    mro = _MRO(cls)
+    for candidate in mro:
+        if of_the_run(candidate):
+            continue
+        inner = _MRO(candidate)
+        if any(base is BaseException for base in inner) \
+                and all(any(base is known for known in mro) for base in inner):
+            return candidate
+    return None
+
+
+def _unmatched(exc, side: str) -> BaseException:
+    """What stands for an exception whose class no stdlib class can stand for (see
+    :func:`_nearest_stdlib_class`): an error written down, the run fails."""
+    return RuntimeError(f"{type_name(exc)} levée par {side} : sa classe ne dérive d'aucune "
+                        "exception ordinaire (mro() modifié), c'est compté comme une erreur")
 
 
 _OSERROR_FIELDS = ("errno", "strerror", "filename", None, "filename2")
 _RESUMABLE = 0x20 | 0x80 | 0x200  # inspect.CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR
 _OSERROR_FILENAME = OSError.__dict__["filename"].__get__
 _OSERROR_FILENAME2 = OSError.__dict__["filename2"].__get__
+
+
+def _rebuilt(kind, args: tuple) -> BaseException:
+    """An exception of ``kind`` holding ``args``, or of the nearest base class that accepts
+    them (json.JSONDecodeError(msg) wants three arguments: a ValueError). Never a class that
+    is not a base: a RuntimeError in place of a BaseExceptionGroup would be caught by an
+    ``except Exception`` that lets the original through. BaseException takes anything."""
+    while True:
+        try:
+            return _made(kind, args)
+        except:  # noqa: E722 - a class whose constructor wants other arguments
+            kind = _base(kind)
+
+
+def _made(kind, args: tuple) -> BaseException:
+    """``kind(*args)``, of exactly that class (see :func:`_exactly`)."""
+    new = kind(*args)
+    return new if type(new) is kind else _exactly(kind, args)
 
 
 def _exactly(kind, args: tuple) -> BaseException:
@@ -388,8 +425,9 @@ class Membrane:
         # child, each first touch of an object copies its page.
 
         def call(*args, **kwargs):
-            try:
-                args = [to_plain(value, "l'argument") for value in args]
+            try:  # one copy of all the arguments: f(l, l) gets one list twice, as in Python
+                args = [*args] if all(is_scalar_type(type(value)) for value in args) \
+                    else to_plain([*args], "l'argument")
             except PlainValueError:
                 args = membrane._handed_arguments(args, name)
             if kwargs:
@@ -665,6 +703,10 @@ class Membrane:
         arguments, and its traceback with the code's frames cleared (their variables released
         now, while the code is current; the line numbers stay for the report)."""
         kind = _nearest_stdlib_class(type(exc))
+        if kind is None:
+            new = _unmatched(exc, "le code")
+            self.failed.append(str(new))
+            return new
         if issubclass(kind, (StopIteration, StopAsyncIteration)):  # its class may hide it
             message = (f"{type_name(exc)} levée par le code, ce qui arrêterait la boucle du "
                        "test : c'est compté comme une erreur")
@@ -679,16 +721,7 @@ class Membrane:
                                to_plain(names[1], "le nom de fichier de l'exception"))
         except:  # noqa: E722 - whatever the class of what it raised
             handed = (f"{type_name(exc)} levée par le code",)
-        new = None
-        while new is None:  # json.JSONDecodeError(msg) wants three arguments: a ValueError
-            try:
-                new = kind(*handed)
-                if type(new) is not kind:  # OSError(110, msg) is made a TimeoutError
-                    new = _exactly(kind, handed)
-            except:  # noqa: E722 - a class whose constructor wants other arguments
-                if kind is BaseException:
-                    new = RuntimeError(f"{type_name(exc)} levée par le code")
-                kind = _base(kind)
+        new = _rebuilt(kind, handed)
         tb = _traceback(exc)
         frames = []
         suspended = False
@@ -725,16 +758,22 @@ class Membrane:
         nearest class of the standard library in its class's MRO, with arguments handed over
         by :meth:`to_code` (their text when they cannot be)."""
         kind = _nearest_stdlib_class(type(exc))
+        if kind is None:
+            new = _unmatched(exc, "les tests")
+            self.failed.append(str(new))
+            return new
         args = _args(exc)
         try:
             handed = tuple(self.to_code(arg, "l'argument d'une exception des tests")
                            for arg in args)
+            if issubclass(kind, OSError) and len(handed) == 2:  # its file names are not args
+                names = [_OSERROR_FILENAME(exc), _OSERROR_FILENAME2(exc)]
+                if names != [None, None]:
+                    handed += (self.to_code(names[0], "un nom de fichier"), None,
+                               self.to_code(names[1], "un nom de fichier"))
         except PlainValueError:
             handed = (f"{type_name(exc)} levée par les tests",)
-        try:
-            return kind(*handed)
-        except Exception:  # noqa: BLE001 - a class whose constructor wants other arguments
-            return RuntimeError(f"{type_name(exc)} levée par les tests")
+        return _rebuilt(kind, handed)
 
     # --- the tests' assertions ------------------------------------------------------------
 

@@ -2,8 +2,9 @@
 
 Plain data is built from the exact built-in types ``None``, ``bool``, ``int``, ``float``,
 ``complex``, ``str``, ``bytes``, ``range``, ``list``, ``tuple``, ``dict``, ``set``,
-``frozenset`` and ``collections.OrderedDict`` (kept apart from ``dict``: two of them compare in
-their order, as in Python). Their comparison and hashing run no Python code that untrusted code could
+``frozenset``, ``collections.OrderedDict`` (kept apart from ``dict``: two of them compare in
+their order, as in Python) and ``collections.Counter`` (its ``==`` ignores zero counts, its
+``<=`` is inclusion). Their comparison and hashing run no Python code that untrusted code could
 redefine, so ``==`` between two plain values cannot be forged.
 
 :func:`to_plain` copies a value into plain data without calling any of its methods: instances
@@ -17,7 +18,7 @@ operator to two plain values.
 from __future__ import annotations
 
 import operator
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
 MAX_DEPTH = 100
 MAX_ITEMS = 1_000_000  # values in one plain copy (a bigger result is refused, not compared)
@@ -124,6 +125,12 @@ def to_plain(value, what: str = "la valeur"):
             for k, v in OrderedDict.items(item):
                 copied[convert(k, depth + 1)] = convert(v, depth + 1)
             return copied
+        if issubclass(kind, Counter):  # kept as such: Counter({'a': 0}) == Counter()
+            copied = Counter()
+            copies[key] = (copied, item)
+            for k, v in dict.items(item):
+                dict.__setitem__(copied, convert(k, depth + 1), convert(v, depth + 1))
+            return copied
         if issubclass(kind, OrderedDict):  # kept as such: two compare in their order
             return OrderedDict((convert(k, depth + 1), convert(v, depth + 1))
                                for k, v in OrderedDict.items(item))
@@ -227,7 +234,8 @@ def describe(value, limit: int = 200) -> str:
 
 
 _BRACKETS = ((list, "[", "]"), (tuple, "(", ")"), (set, "{", "}"), (dict, "{", "}"),
-             (frozenset, "frozenset({", "})"), (OrderedDict, "OrderedDict([", "])"))
+             (frozenset, "frozenset({", "})"), (OrderedDict, "OrderedDict([", "])"),
+             (Counter, "Counter({", "})"))
 
 
 def _repr_prefix(value, limit: int) -> str:
@@ -245,12 +253,12 @@ def _repr_prefix(value, limit: int) -> str:
     if not value:
         return repr(value)
     parts, size = [opening], len(opening)
-    items = value.items() if kind is dict or kind is OrderedDict else value
+    items = value.items() if kind is dict or kind is OrderedDict or kind is Counter else value
     for index, item in enumerate(items):
         if index:
             parts.append(", ")
             size += 2
-        if kind is dict:
+        if kind is dict or kind is Counter:
             piece = _repr_prefix(item[0], limit - size) + ": " + _repr_prefix(item[1], limit - size)
         elif kind is OrderedDict:
             piece = "(" + _repr_prefix(item[0], limit - size) + ", " \
@@ -279,12 +287,20 @@ def _repr_prefix(value, limit: int) -> str:
 _BIG_INT = 10 ** 4000  # from here on an int is sent in hexadecimal (linear, and unlimited)
 
 
-class Identities:
-    """The NaN objects a run has sent, numbered (each kept alive: its id is never reused)."""
+# What the caller decodes costs it about as much CPU per container as the child spent to
+# encode it, and a container the value holds many times ([set()] * 150_000) is written out
+# each time: a run's probes send at most this many containers (some 0.3 s of the caller).
+MAX_SENT_CONTAINERS = 150_000
+
+
+class RunEncoding:
+    """A run's encoding: the NaN objects it has sent, numbered (each kept alive: its id is
+    never reused), and the containers it may still send."""
 
     def __init__(self):
         self.numbers: dict[int, int] = {}
         self.kept: list = []
+        self.containers = MAX_SENT_CONTAINERS
 
     def number(self, value) -> int:
         key = id(value)
@@ -294,10 +310,19 @@ class Identities:
             self.kept.append(value)
         return found
 
+    def spend(self) -> None:
+        self.containers -= 1
+        if self.containers < 0:
+            raise PlainValueError(f"valeurs trop volumineuses pour être comparées (plus de "
+                                  f"{MAX_SENT_CONTAINERS} listes, tuples, ensembles ou "
+                                  "dictionnaires dans les tests d'expressions de l'exécution) : "
+                                  "comparez-les dans un programme d'assertions")
 
-def encode(value, identities: Identities | None = None):
+
+def encode(value, identities: RunEncoding | None = None):
     """Plain value -> JSON-ready structure (assumes ``value`` came from :func:`to_plain`);
-    with ``identities``, each NaN object as its number there (see above)."""
+    with ``identities`` (the run's :class:`RunEncoding`), each NaN object as its number there,
+    and each container counted against the run's budget."""
     kind = type(value)
     if value is None or kind is bool or kind is str:
         return value
@@ -309,6 +334,9 @@ def encode(value, identities: Identities | None = None):
         if value in (float("inf"), float("-inf")):
             return ["F", repr(value)]
         return value
+    if identities is not None and kind is not complex and kind is not bytes \
+            and kind is not range:
+        identities.spend()  # a container, or a value refused below
     if kind is list:
         return ["l", [encode(x, identities) for x in value]]
     if kind is tuple:
@@ -321,6 +349,8 @@ def encode(value, identities: Identities | None = None):
         return ["d", [[encode(k, identities), encode(v, identities)] for k, v in value.items()]]
     if kind is OrderedDict:
         return ["od", [[encode(k, identities), encode(v, identities)] for k, v in value.items()]]
+    if kind is Counter:
+        return ["ct", [[encode(k, identities), encode(v, identities)] for k, v in value.items()]]
     if kind is bytes:
         return ["b", value.hex()]
     if kind is complex:
@@ -372,7 +402,7 @@ def _identity(objects: dict | None, number, make):
 
 def decode(data, depth: int = 0, objects: dict | None = None):
     """JSON structure -> plain value; raises ValueError on anything unexpected. ``objects``:
-    the run's NaN objects by number (see :class:`Identities`), filled as they come."""
+    the run's NaN objects by number (see :class:`RunEncoding`), filled as they come."""
     if depth > MAX_DEPTH + 2:
         raise ValueError("structure trop profonde")
     kind = type(data)
@@ -398,7 +428,7 @@ def decode(data, depth: int = 0, objects: dict | None = None):
         return range(*body)
     if type(body) is not list:
         raise ValueError("valeur mal formée")
-    if tag in ("d", "od"):
+    if tag in ("d", "od", "ct"):
         items = None
     elif _JSON_SCALARS.issuperset(map(type, body)):  # numbers and strings: already plain
         items = body  # (the types come from json.loads: exact built-in types)
@@ -414,12 +444,17 @@ def decode(data, depth: int = 0, objects: dict | None = None):
         return frozenset(_few_collisions(items))
     if tag == "c" and len(items) == 2 and all(type(x) is int or type(x) is float for x in items):
         return complex(items[0], items[1])
-    if tag in ("d", "od"):
+    if tag in ("d", "od", "ct"):
         pairs = []
         for pair in body:
             if type(pair) is not list or len(pair) != 2:
                 raise ValueError("valeur mal formée")
             pairs.append((decode(pair[0], depth + 1, objects), decode(pair[1], depth + 1, objects)))
         _few_collisions([key for key, _ in pairs])
+        if tag == "ct":
+            counter = Counter()
+            for key, value in pairs:
+                dict.__setitem__(counter, key, value)
+            return counter
         return dict(pairs) if tag == "d" else OrderedDict(pairs)
     raise ValueError("valeur mal formée")

@@ -344,10 +344,13 @@ class _PlanCache:
         return item[0]
 
     def remember(self, key, plan, chars: int) -> None:
+        """Keep ``plan`` under ``key``, weighing ``chars`` (again, if it is kept already: a
+        code plan grows when the caller compiles it)."""
+        old = self.items.pop(key, None)
+        self.used -= old[1] if old else 0
         if chars > self.chars // 8:  # a very large source is planned again when it comes back
             return
-        old = self.items.pop(key, None)
-        self.used += chars - (old[1] if old else 0)
+        self.used += chars
         self.items[key] = (plan, chars)
         while len(self.items) > self.entries or self.used > self.chars:
             _key, (_plan, size) = self.items.popitem(last=False)
@@ -473,8 +476,13 @@ def fork_blobs(plan: Plan):
     in ``plan.job`` (as a spawned child always does).
     """
     code_plan = plan.code_plan
-    if code_plan.compiles_quickly:
+    if code_plan.compiles_quickly and code_plan.blob is None and not code_plan.error:
         compile_code(code_plan)
+        code = plan.job["code"]
+        if type(code) is str:  # its compiled code now weighs in the cache (up to 8 MB)
+            with _LOCK:
+                if _CODE_CACHE.recall(code) is code_plan:
+                    _CODE_CACHE.remember(code, code_plan, _weight(len(code), code_plan.blob))
     if code_plan.error:
         return None, code_plan.error
     if plan.tests_plan.error:

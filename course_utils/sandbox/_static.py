@@ -271,6 +271,11 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
         elif isinstance(node, _BINDERS):
             name = _bound_name(node)
             if name:
+                # def, class, import ... as, except ... as, an argument, a capture: the same
+                # names as an assignment (a def __sandbox_format__ would answer for every
+                # x.format the rewriting turns into a call of that helper)
+                if name.startswith("__sandbox"):
+                    refuse(node, f"nom interdit dans le bac à sable : {name}")
                 bound.add(name)
         if kind is ast.BinOp:
             binops.append(node)
@@ -405,8 +410,7 @@ def parse_source(code: str, filename: str = "<solution>", mode: str = "exec"):
         return None, f"le code doit être une chaîne de caractères, pas {type(code).__name__}"
     if len(code) > MAX_SOURCE_CHARS:
         return None, f"code trop long ({len(code)} caractères, maximum {MAX_SOURCE_CHARS})"
-    if ("f'" in code or 'f"' in code or "F'" in code or 'F"' in code) and \
-            (longest := _longest_fstring(code)) > MAX_FSTRING_CHARS:
+    if (longest := _longest_fstring(code)) > MAX_FSTRING_CHARS:  # linear: no quick test
         return None, (f"f-string trop longue ({longest} caractères, maximum "
                       f"{MAX_FSTRING_CHARS}) : découpez-la")
     try:
