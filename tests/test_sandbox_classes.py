@@ -568,6 +568,10 @@ _MOYENNE = "def moyenne(notes):\n    if not notes:\n        return 0\n    return
 # The code catches what the tests' function raises, with the clause given.
 _ATTRAPE = ("def attrape(action):\n    try:\n        action()\n    except {}:\n"
             "        return 'pris'\n    return 'rien'\n")
+_FLUX = ("def ferme(flux):\n    flux.close()\ndef envoie(flux):\n    next(flux)\n"
+         "    return flux.send(10)\ndef jette(flux):\n    next(flux)\n    try:\n"
+         "        return flux.throw(ValueError('v'))\n    except ValueError:\n"
+         "        return 'remontee'\n")
 _COMPTER = ("import collections\ndef compter(mot):\n    return {c: mot.count(c) for c in 'abc'}\n"
             "def compteur(mot):\n    return collections.Counter(compter(mot))\n")
 
@@ -1792,6 +1796,22 @@ CLASSES = {
         ("tests_own_counters", _COMPTER, ["[collections.Counter({'a': 2, 'c': 0}), compteur('a')] "
                                           "!= [collections.Counter(a=2), compteur('a')]"]),
     ],
+    # A generator of the tests reached the code as a runner's generator forwarding only next:
+    # closing, sending to or throwing into it never reached the tests' one (round 25). Each
+    # test below is false in Python.
+    "generator_handed_to_the_code": [
+        ("close_then_list", _FLUX, "def nombres():\n    yield 1\n    yield 2\ng = nombres()\n"
+         "ferme(g)\nassert list(g) == [1, 2]\n"),
+        ("close_then_next", _FLUX, "def nombres():\n    yield 1\ng = nombres()\nferme(g)\n"
+         "assert next(g, 'x') == 1\n"),
+        ("close_runs_finally", _FLUX, "journal = []\ndef nombres():\n    try:\n        yield 1\n"
+         "    finally:\n        journal.append('fin')\ng = nombres()\nnext(g)\nferme(g)\n"
+         "assert journal == []\n"),
+        ("send_reaches", _FLUX, "def echo():\n    x = yield 0\n    yield x\n"
+         "assert envoie(echo()) is None\n"),
+        ("throw_reaches", _FLUX, "def capte():\n    try:\n        yield 0\n    except ValueError:\n"
+         "        yield 'pris'\nassert jette(capte()) == 'remontee'\n"),
+    ],
     "stdlib_eval_fills_builtins": [
         ("forward_code_not_code", _filled("0", "typing.ForwardRef._evaluate(F(), d, d, frozenset())"),
          FORGED),
@@ -2228,3 +2248,15 @@ def test_round_25_keeps_what_python_answers(sandbox):
     assert counted.ok and counted.passed == 2, counted
     refused = sandbox.run("def __sandbox_x__():\n    pass\n", ["True"])
     assert not refused.ok and "nom interdit dans le bac à sable : __sandbox_x__" in refused.error
+
+
+def test_a_generator_of_the_tests_answers_the_code_as_in_python(sandbox):
+    code = _FLUX + "def premier(flux):\n    return next(flux)\ndef somme(it):\n    return sum(it)\n"
+    tests = ("def nombres():\n    yield 1\n    yield 2\ng = nombres()\nferme(g)\nassert list(g) == []\n"
+             "h = nombres()\nassert premier(h) == 1 and list(h) == [2]\n"
+             "def echo():\n    x = yield 0\n    yield x * 2\nassert envoie(echo()) == 20\n"
+             "def capte():\n    try:\n        yield 0\n    except ValueError:\n        yield 'pris'\n"
+             "assert jette(capte()) == 'pris'\ndef laisse():\n    yield 0\n"
+             "assert jette(laisse()) == 'remontee'\n"
+             "assert somme(iter([1, 2])) == 3 and somme(x for x in (1, 2)) == 3\n")
+    assert sandbox.run(code, tests).ok

@@ -210,6 +210,40 @@ def _caught_refusal(reason) -> str:
     return f"{reason} (refus du bac à sable, intercepté par les tests)"
 
 
+class HandedIterator:
+    """An iterator of the tests, as the code holds it (see ``Membrane._handed_items``)."""
+
+    __slots__ = ("_next",)
+
+    def __init__(self, step):
+        self._next = step
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self._next()
+
+
+class HandedGenerator(HandedIterator):
+    """A generator of the tests, as the code holds it: send, throw and close reach it."""
+
+    __slots__ = ("_send", "_throw", "_close")
+
+    def __init__(self, step, send, throw, close):
+        super().__init__(step)
+        self._send, self._throw, self._close = send, throw, close
+
+    def send(self, value):
+        return self._send(value)
+
+    def throw(self, *args):
+        return self._throw(*args)
+
+    def close(self):
+        return self._close()
+
+
 _MRO = type.__dict__["__mro__"].__get__  # the order `except` matches in, not a metaclass's
 
 
@@ -671,15 +705,27 @@ class Membrane:
         return call_tests
 
     def _handed_items(self, source, what: str):
-        """The items of the tests' iterator ``source``, each taken by a callback (in the
-        tests' context) and handed over by :meth:`to_code`."""
+        """The tests' iterator ``source`` as the code gets it: each item taken by a callback
+        (in the tests' context) and handed over by :meth:`to_code`. A generator of the tests
+        also takes what the code sends, throws or closes it with, as in Python (a function
+        that closes the iterator it is given closes the tests' generator)."""
         step = self.callback(source.__next__)
-        while True:
-            try:
-                item = step()
-            except StopIteration:
-                return
-            yield item
+        if type(source) is not types.GeneratorType:
+            return HandedIterator(step)
+        membrane = self
+
+        def throw(*args):
+            exc = args[0] if len(args) == 1 else (args[1] if len(args) > 1 and args[1] is not None
+                                                   else args[0])
+            if issubclass(type(exc), type) and issubclass(exc, BaseException):
+                exc = exc()
+            if not issubclass(type(exc), BaseException):
+                raise TypeError("throw() attend une exception")
+            handed = membrane.exception_for_tests(exc)  # on the code's turn, as it raised it
+            return membrane.callback(lambda: source.throw(handed))()
+
+        return HandedGenerator(step, self.callback(source.send), throw,
+                               self.callback(source.close))
 
     def _record_escaped(self, until) -> None:
         """Judge the exceptions that left functions of the tests called by the code, from
