@@ -54,7 +54,10 @@ What each layer stops, and what it does not
    a metaclass answering attribute reads itself is refused, the generated text reads no
    attribute beyond a field of ``self``/``other``, and the generated methods run with the
    code's builtins, never the real ones); ``UserString.format`` checks its template like a
-   string's; modules are read-only views of their public names (no
+   string's; the standard library's own ``eval`` and ``exec`` (a global of each of its modules)
+   give a namespace without builtins the code's, never the interpreter's (CPython puts them in
+   before any audit event: typing's ``ForwardRef._evaluate`` handed them over); modules are
+   read-only views of their public names (no
    ``random._os``, ``collections._sys``, module ``__builtins__`` or loader), and the classes of
    the allowed modules, like the views' own classes, are immutable (``random.Random.randrange =
    ...`` raises ``TypeError``). Not a proof: CPython has many objects, hence the layers below.

@@ -182,9 +182,22 @@ class Hidden:
             failed.append(_caught_refusal(message))
         raise PlainValueError(message)
 
-    __getattr__ = __setattr__ = __getitem__ = __iter__ = __len__ = __bool__ = _refuse
-    __add__ = __sub__ = __mul__ = __truediv__ = __eq__ = __lt__ = __abs__ = __round__ = _refuse
-    __hash__ = None
+    # Every attribute read (its __doc__ is not the code's, and hasattr must not answer) and
+    # every operation the interpreter looks up on the type: a missing one would raise a
+    # TypeError of the interpreter's, which the tests could catch without it being written
+    # down (`try: hash(obj) except TypeError: pass`).
+    __getattribute__ = __getattr__ = __setattr__ = __delattr__ = _refuse
+    __hash__ = __bool__ = __len__ = __iter__ = __next__ = __reversed__ = __contains__ = _refuse
+    __getitem__ = __setitem__ = __delitem__ = __enter__ = __exit__ = _refuse  # (__call__: below)
+    __int__ = __float__ = __complex__ = __index__ = __bytes__ = _refuse
+    __neg__ = __pos__ = __abs__ = __invert__ = __round__ = __trunc__ = __floor__ = _refuse
+    __ceil__ = __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
+    for _name in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "divmod", "pow",
+                  "lshift", "rshift", "and", "xor", "or"):
+        for _form in ("__{}__", "__r{}__", "__i{}__"):
+            if _form != "__i{}__" or _name != "divmod":
+                locals()[_form.format(_name)] = _refuse
+    del _name, _form
 
 
 class HiddenClass(Hidden):
@@ -192,7 +205,7 @@ class HiddenClass(Hidden):
     refused when called."""
 
     __slots__ = ()
-    __call__ = Hidden._refuse
+    __call__ = Hidden._refuse  # an object of the code is callable() only in HiddenClass
 
 
 def hidden(name: str, value, failed: list | None = None) -> Hidden:
@@ -208,6 +221,33 @@ def _caught_refusal(reason) -> str:
     expects an exception (``try: f(-1) except ValueError: pass else: assert False``) must not
     pass on the sandbox's refusal of what ``f`` returned."""
     return f"{reason} (refus du bac à sable, intercepté par les tests)"
+
+
+_TEXT_KEY = " texte"  # where a stand-in keeps str() of the exception it stands for
+
+
+def _stand_in_str(self):
+    text = BaseException.__dict__["__dict__"].__get__(self).get(_TEXT_KEY)
+    return text if type(text) is str else _MRO(type(self))[1].__str__(self)
+
+
+def _own_str(cls) -> bool:
+    """``cls`` (an exception class) defines ``__str__`` in a class of the run: looked up in
+    the MRO's own dicts, no metaclass ``__getattribute__`` asked."""
+    for base in _MRO(cls):
+        if "__str__" in type.__dict__["__dict__"].__get__(base):
+            return of_the_run(base)
+    return False
+
+
+def _stand_in_class(cls, kind):
+    """A class for the other side in place of the exception class ``cls`` of one side: derived
+    from ``kind`` only (the nearest class of the standard library, see
+    :func:`_nearest_stdlib_class`) and named after ``cls`` (``type(e) is ValueError`` is false
+    for a subclass, and ``type(e).__name__`` is its own), its ``str()`` the one ``cls`` gave."""
+    name = type.__dict__["__name__"].__get__(cls)
+    return type(name, (kind,), {"__module__": USER_MODULE, "__qualname__": name,
+                                "__str__": _stand_in_str, "__slots__": ()})
 
 
 class HandedIterator:
@@ -253,23 +293,27 @@ def _nearest_stdlib_class(cls):
     MRO lies within ``cls``'s. An ``except`` clause that catches it then catches ``cls`` in
     Python too (a metaclass's ``mro()`` can leave ValueError, or BaseException itself, out of
     a subclass of ValueError: `except ValueError` lets that one through). None when no class
-    qualifies: no ``except`` but a bare one would catch ``cls``."""
+    qualifies: no ``except`` but a bare one would catch ``cls``, or its MRO holds two branches
+    of the standard library's exceptions (``class E(KeyError, TypeError)``: no one class of
+    theirs is caught by the same clauses)."""
     mro = _MRO(cls)
-    for candidate in mro:
-        if of_the_run(candidate):
-            continue
+    stdlib = [base for base in mro if not of_the_run(base)
+              and any(root is BaseException for root in _MRO(base))]
+    for candidate in stdlib:
         inner = _MRO(candidate)
-        if any(base is BaseException for base in inner) \
-                and all(any(base is known for known in mro) for base in inner):
+        if all(any(base is known for known in mro) for base in inner) \
+                and all(any(base is known for known in inner) for base in stdlib):
             return candidate
-    return None
+    return None  # also when two branches are stdlib exceptions: class E(KeyError, TypeError)
 
 
 def _unmatched(exc, side: str) -> BaseException:
     """What stands for an exception whose class no stdlib class can stand for (see
     :func:`_nearest_stdlib_class`): an error written down, the run fails."""
-    return RuntimeError(f"{type_name(exc)} levée par {side} : sa classe ne dérive d'aucune "
-                        "exception ordinaire (mro() modifié), c'est compté comme une erreur")
+    return RuntimeError(f"{type_name(exc)} levée par {side} : aucune exception de la "
+                        "bibliothèque standard n'est attrapée par les mêmes except (classe "
+                        "dérivée de plusieurs d'entre elles, ou mro() modifié) : c'est compté "
+                        "comme une erreur")
 
 
 _OSERROR_FIELDS = ("errno", "strerror", "filename", None, "filename2")
@@ -387,6 +431,7 @@ class Membrane:
         self.lost: str | None = None
         self.lost_error = TurnLost(LOST)
         self.kept: list = []  # the code's callables handed to the tests (code_function)
+        self.stand_ins: dict = {}  # id(exception class) -> (its stand-in, the class)
         self.code_views: dict = {}  # id of a tests' view -> the code's view
         self.test_views: dict = {}  # id of a code's view -> the tests' view
         self.code_view_ids: set = set()
@@ -459,13 +504,17 @@ class Membrane:
         # child, each first touch of an object copies its page.
 
         def call(*args, **kwargs):
-            try:  # one copy of all the arguments: f(l, l) gets one list twice, as in Python
-                args = [*args] if all(is_scalar_type(type(value)) for value in args) \
-                    else to_plain([*args], "l'argument")
-            except PlainValueError:
+            try:  # one copy of all the arguments: f(l, b=l) gets one list twice, as in Python
+                if kwargs:
+                    args, kwargs = to_plain([[*args], kwargs], "l'argument")
+                elif all(is_scalar_type(type(value)) for value in args):
+                    args = [*args]
+                else:
+                    args = to_plain([*args], "l'argument")
+            except PlainValueError:  # each by itself (a copy of what is not plain data)
                 args = membrane._handed_arguments(args, name)
-            if kwargs:
-                kwargs = membrane._handed_arguments(kwargs, name)
+                if kwargs:
+                    kwargs = membrane._handed_arguments(kwargs, name)
             decimal = membrane.decimal
             if decimal is not None:
                 contexts["tests"] = decimal.getcontext()
@@ -505,6 +554,11 @@ class Membrane:
                 raise failure
             return plain
 
+        if type(function) is types.FunctionType:  # the tests read its name, as in Python
+            for attr in ("__name__", "__qualname__", "__doc__"):
+                value = types.FunctionType.__dict__[attr].__get__(function)
+                if type(value) is str or (attr == "__doc__" and value is None):
+                    setattr(call, attr, value)
         return call
 
     def _back_to_tests(self, decimal, escaped) -> None:
@@ -652,9 +706,14 @@ class Membrane:
         membrane, contexts = self, self.contexts
 
         def call_tests(*args, **kwargs):
-            args = [membrane.for_tests(value, "un argument donné par le code") for value in args]
-            kwargs = {str.__str__(key): membrane.for_tests(value, "un argument donné par le code")
-                      for key, value in kwargs.items()}  # an exact name: no __eq__ of the code
+            kwargs = {str.__str__(key): value for key, value in kwargs.items()}  # exact names:
+            try:  # no __eq__ of the code; one copy of plain arguments, sharing kept
+                args, kwargs = to_plain([[*args], kwargs], "un argument donné par le code")
+            except PlainValueError:
+                args = [membrane.for_tests(value, "un argument donné par le code")
+                        for value in args]
+                kwargs = {key: membrane.for_tests(value, "un argument donné par le code")
+                          for key, value in kwargs.items()}
             decimal = membrane.decimal
             # Every change of turn with the collector off: setcontext allocates, and a
             # collection there would run the code's finalisers in the tests' context. The
@@ -767,7 +826,7 @@ class Membrane:
                                to_plain(names[1], "le nom de fichier de l'exception"))
         except:  # noqa: E722 - whatever the class of what it raised
             handed = (f"{type_name(exc)} levée par le code",)
-        new = _rebuilt(kind, handed)
+        new = self._standing_in(exc, kind, handed, text=True)
         tb = _traceback(exc)
         frames = []
         suspended = False
@@ -819,7 +878,31 @@ class Membrane:
                                self.to_code(names[1], "un nom de fichier"))
         except PlainValueError:
             handed = (f"{type_name(exc)} levée par les tests",)
-        return _rebuilt(kind, handed)
+        return self._standing_in(exc, kind, handed)
+
+    def _standing_in(self, exc: BaseException, kind, handed: tuple,
+                     text: bool = False) -> BaseException:
+        """``exc`` rebuilt for the other side: an exception of :func:`_stand_in_class` when its
+        class is of the run (else of its own stdlib class), holding ``handed``; with ``text``
+        (the code's exception, read now, on its turn), the text its own ``__str__`` gives."""
+        cls = type(exc)
+        if cls is kind:
+            return _rebuilt(kind, handed)
+        found = self.stand_ins.get(id(cls))
+        if found is None:
+            try:
+                found = self.stand_ins[id(cls)] = (_stand_in_class(cls, kind), cls)
+            except:  # noqa: E722 - a name or a base type refuses: the stdlib class itself
+                found = (kind, cls)
+        new = _rebuilt(found[0], handed)
+        if text and type(new) is found[0] and _own_str(cls):
+            try:
+                text = str(exc)
+            except:  # noqa: E722 - whatever it raised: the arguments' text
+                text = None
+            if type(text) is str:
+                BaseException.__dict__["__dict__"].__get__(new)[_TEXT_KEY] = text
+        return new
 
     # --- the tests' assertions ------------------------------------------------------------
 

@@ -44,6 +44,10 @@ MAX_SAME_HASH = 32  # values sharing one hash in a set or dict the supervisor re
 # An object's address, as object's own hash computes it (unique among living objects; a list,
 # whose hash is refused, still has it): what id() gives, without its audit event.
 _address = object.__hash__
+# The NaN copied from each NaN of a subclass of float or complex (a NaN is not equal to
+# itself: only its identity makes `x in [x]` hold), for the process's life: a child's is one run.
+_NAN_COPIES: dict = {}
+
 _CONVERT_SCALAR = (  # read a subclass instance through its base type's own slots
     (int, int.__int__),
     (float, float.__float__),
@@ -114,7 +118,13 @@ def to_plain(value, what: str = "la valeur"):
         # issubclass on the real type: an object cannot fake it with a __class__ property.
         for base, read in _CONVERT_SCALAR:
             if issubclass(kind, base):
-                return read(item)
+                copied = read(item)
+                if copied != copied:  # a NaN: one object gives one NaN, in every copy of it
+                    found = _NAN_COPIES.get(key)
+                    if found is None:
+                        found = _NAN_COPIES[key] = (copied, item)  # the original kept alive
+                    return found[0]
+                return copied
         for base in (list, tuple, set, frozenset):
             if issubclass(kind, base):
                 items = [convert(x, depth + 1) for x in base.__iter__(item)]
