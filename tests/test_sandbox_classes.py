@@ -1913,6 +1913,20 @@ CLASSES = {
         ("qualname_of_plain_function", "def sub(a, b):\n    return a - b\n",
          "assert sub.__qualname__ != 'sub'\n"),
     ],
+    # copy writes a reduction's state into what its callable made, if fresh: a fresh super()
+    # or bound method is a proxy onto an older object (re.I's __dict__, a function's), past
+    # every seal of __setattr__ (round 26). re.I made worth 0: the tests' re.I | re.M is re.M.
+    "copy_writes_through_proxies": [
+        (f"{name}", "import copy, enum, re\ndef red(self):\n"
+         f"    return (super, ({owner}, re.I), {{'_value_': 0}})\n"
+         "R = type('R', (), {'__redu' + 'ce__': red})\n" + f"copy.{how}(R())\n" + _W_CHIEN,
+         _T_CHIEN)
+        for name, owner, how in (("super_of_its_class", "type(re.I)", "copy"),
+                                 ("super_deepcopied", "type(re.I)", "deepcopy"),
+                                 ("super_from_intflag", "enum.IntFlag", "copy"),
+                                 ("super_from_reprenum", "enum.ReprEnum", "copy"),
+                                 ("super_from_intflag_deep", "enum.IntFlag", "deepcopy"))
+    ],
     "stdlib_eval_fills_builtins": [
         ("forward_code_not_code", _filled("0", "typing.ForwardRef._evaluate(F(), d, d, frozenset())"),
          FORGED),
@@ -2361,3 +2375,26 @@ def test_a_generator_of_the_tests_answers_the_code_as_in_python(sandbox):
              "assert jette(laisse()) == 'remontee'\n"
              "assert somme(iter([1, 2])) == 3 and somme(x for x in (1, 2)) == 3\n")
     assert sandbox.run(code, tests).ok
+
+
+def test_copy_writes_state_only_into_the_object_it_made(sandbox):
+    # copy's state is written past __setattr__: into a fresh typing alias, a name of typing's
+    # globals (its loader then reached a memo of the code's, round 26); through super() or a
+    # bound method, into another object. Copies of the standard library's objects still work.
+    alias = ("import copy, typing\nL = typing.List[int]\ndef red(self):\n"
+             "    return (type(L), (int, (int,)), {'_name': '__loader__'})\n"
+             "R = type('R', (), {'__redu' + 'ce__': red})\ncopy.copy(R())\n")
+    refused = sandbox.run(alias, ["True"])
+    assert not refused.ok and "sans passer par ses garde-fous" in refused.error, refused
+    honest = (
+        "import copy, collections, random, functools, dataclasses, fractions, decimal, enum\n"
+        "@dataclasses.dataclass\nclass P:\n    x: int\nclass Color(enum.Enum):\n    R = 1\n"
+        "def f():\n    d = collections.defaultdict(list)\n    d['a'].append(1)\n"
+        "    r = copy.deepcopy(random.Random(3))\n    p = copy.copy(functools.partial(max, 1))\n"
+        "    return [copy.deepcopy(d)['a'], list(copy.copy(collections.OrderedDict(a=1))),\n"
+        "            r.random() == random.Random(3).random(), p(0), copy.deepcopy(P(2)).x,\n"
+        "            copy.copy(fractions.Fraction(1, 3)) == fractions.Fraction(1, 3),\n"
+        "            str(copy.deepcopy(decimal.Decimal('1.5'))), copy.deepcopy(Color.R) is Color.R,\n"
+        "            copy.deepcopy(collections.deque([1], maxlen=3)).maxlen]\n")
+    result = sandbox.run(honest, ["f() == [[1], ['a'], True, 1, 2, True, '1.5', True, 3]"])
+    assert result.ok, result

@@ -888,6 +888,86 @@ def _seal_abcs(meta) -> None:
     type.__setattr__(meta, "__subclasscheck__", __subclasscheck__)
 
 
+copy_deepcopy: list = [None]  # copy.deepcopy, set where _guarded_reconstruct is installed
+_GETSET = type(type.__dict__["__dict__"])
+_WRITE_HOOKS = ("__setattr__", "__delattr__", "__getattr__", "__getattribute__")
+
+
+def _class_attribute(obj, name: str):
+    """``obj.name`` as its class defines it, bound to ``obj`` itself: read in the dicts of its
+    class's MRO, never through ``obj`` (a super() or a bound method answers for another object,
+    an alias forwards to its origin, an instance attribute could name anything). None if
+    absent; TypeError if it is not a function or a descriptor."""
+    for base in type.__dict__["__mro__"].__get__(type(obj)):
+        found = type.__dict__["__dict__"].__get__(base).get(name, _MISSING)
+        if found is _MISSING:
+            continue
+        bind = _real_getattr(type(found), "__get__", None)
+        if bind is None:
+            raise TypeError(f"copie refusée dans le bac à sable : {name} n'est pas une méthode")
+        return bind(found, obj, type(obj))
+    return None
+
+
+def _unhooked(obj) -> None:
+    """Raise unless no class of the standard library in ``obj``'s MRO hooks attribute access:
+    copy writes state past ``__setattr__`` (a seal, typing's aliases, enum members), and a
+    class that forwards attribute reads answers for another object."""
+    for base in type.__dict__["__mro__"].__get__(type(obj)):
+        names = type.__dict__["__dict__"].__get__(base)
+        if base is not object and not of_the_run(base) and any(h in names for h in _WRITE_HOOKS):
+            raise TypeError("copie refusée dans le bac à sable : elle écrirait dans un objet "
+                            f"de type {type_name(obj)} sans passer par ses garde-fous")
+
+
+def _own_dict(obj) -> dict:
+    """``obj``'s own attribute dict (see :func:`_unhooked`), through the real ``__dict__``
+    descriptor of its class."""
+    _unhooked(obj)
+    for base in type.__dict__["__mro__"].__get__(type(obj)):
+        descriptor = type.__dict__["__dict__"].__get__(base).get("__dict__")
+        if descriptor is not None:
+            if type(descriptor) is not _GETSET:
+                raise TypeError("copie refusée dans le bac à sable : __dict__ redéfini")
+            return descriptor.__get__(obj, type(obj))
+    raise TypeError(f"copie refusée dans le bac à sable : un objet de type {type_name(obj)} "
+                    "n'a pas d'attributs")
+
+
+def _written_as_copy_would(y, memo, state, listiter, dictiter, deepcopy) -> None:
+    """The end of ``copy._reconstruct`` (CPython 3.11), each write made into ``y`` itself:
+    ``__setstate__`` and ``append`` read from its class (:func:`_class_attribute`), the state
+    dict into its own dict (:func:`_own_dict`), items by ``y[key] = value``."""
+    deep = memo is not None
+    if state is not None:
+        if deep:
+            state = deepcopy(state, memo)
+        setstate = _class_attribute(y, "__setstate__")
+        if setstate is not None:
+            setstate(state)
+        else:
+            slotstate = None
+            if issubclass(type(state), tuple) and len(state) == 2:
+                state, slotstate = state
+            if state is not None:
+                dict.update(_own_dict(y), state)
+            if slotstate is not None:
+                _unhooked(y)
+                for key, value in dict.items(slotstate):  # names checked by _reconstruct
+                    _builtins.setattr(y, key, value)
+    if listiter is not None:
+        append = _class_attribute(y, "append")
+        if append is None:
+            raise TypeError(f"copie refusée dans le bac à sable : {type_name(y)} sans append")
+        for item in listiter:
+            append(deepcopy(item, memo) if deep else item)
+    if dictiter is not None:
+        for key, value in dictiter:
+            if deep:
+                key, value = deepcopy(key, memo), deepcopy(value, memo)
+            y[key] = value
+
+
 def _guarded_reconstruct(real):
     """``copy._reconstruct`` that refuses what a reduction would read or write by name.
 
@@ -913,9 +993,12 @@ def _guarded_reconstruct(real):
                                              for key in slots):
                 raise TypeError("copie refusée dans le bac à sable : elle écrirait un attribut "
                                 "interdit")
-        if strict_mode() and (state is not None or listiter is not None or dictiter is not None):
-            func = _fresh_only(func)
-        return real(x, memo, func, args, state, listiter, dictiter, **kwargs)
+        if not strict_mode() or (state is None and listiter is None and dictiter is None):
+            return real(x, memo, func, args, state, listiter, dictiter, **kwargs)
+        y = real(x, memo, _fresh_only(func), args, **kwargs)  # made, and in the memo; no write
+        _written_as_copy_would(y, memo, state, listiter, dictiter,
+                               kwargs.get("deepcopy") or copy_deepcopy[0])
+        return y
 
     _reconstruct.__wrapped_by_sandbox__ = True
     return _reconstruct
@@ -940,6 +1023,7 @@ def harden_modules(modules: dict) -> None:
         _seal_abcs(abc.ABCMeta)
     copy = modules.get("copy") or sys.modules.get("copy")
     if copy is not None and not _builtins.hasattr(copy._reconstruct, "__wrapped_by_sandbox__"):
+        copy_deepcopy[0] = copy.deepcopy
         copy._reconstruct = _guarded_reconstruct(copy._reconstruct)
     dataclasses = modules.get("dataclasses")
     if dataclasses is not None and _builtins.hasattr(dataclasses, "_create_fn") \
