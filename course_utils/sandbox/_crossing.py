@@ -322,6 +322,16 @@ _OSERROR_FILENAME = OSError.__dict__["filename"].__get__
 _OSERROR_FILENAME2 = OSError.__dict__["filename2"].__get__
 
 
+def _with_file_names(exc, kind, handed: tuple, convert) -> tuple:
+    """``handed`` (the arguments of the OSError ``exc``), with its file names converted: they
+    are not in its ``args`` (OSError(2, 'absent', 'f.txt').args is (2, 'absent'))."""
+    if issubclass(kind, OSError) and len(handed) == 2:
+        names = [_OSERROR_FILENAME(exc), _OSERROR_FILENAME2(exc)]
+        if names != [None, None]:
+            return handed + (convert(names[0]), None, convert(names[1]))
+    return handed
+
+
 def _rebuilt(kind, args: tuple) -> BaseException:
     """An exception of ``kind`` holding ``args``, or of the nearest base class that accepts
     them (json.JSONDecodeError(msg) wants three arguments: a ValueError). Never a class that
@@ -818,12 +828,9 @@ class Membrane:
             self.failed.append(message)
             return RuntimeError(message)
         try:  # converting may run the code (a key's __hash__), which may raise anything
-            handed = tuple(to_plain(arg, "l'argument de l'exception") for arg in _args(exc))
-            if issubclass(kind, OSError) and len(handed) == 2:  # its file names are not args
-                names = [_OSERROR_FILENAME(exc), _OSERROR_FILENAME2(exc)]
-                if names != [None, None]:
-                    handed += (to_plain(names[0], "le nom de fichier de l'exception"), None,
-                               to_plain(names[1], "le nom de fichier de l'exception"))
+            handed = _with_file_names(exc, kind, tuple(
+                to_plain(arg, "l'argument de l'exception") for arg in _args(exc)),
+                lambda name: to_plain(name, "le nom de fichier de l'exception"))
         except:  # noqa: E722 - whatever the class of what it raised
             handed = (f"{type_name(exc)} levée par le code",)
         new = self._standing_in(exc, kind, handed, text=True)
@@ -869,13 +876,9 @@ class Membrane:
             return new
         args = _args(exc)
         try:
-            handed = tuple(self.to_code(arg, "l'argument d'une exception des tests")
-                           for arg in args)
-            if issubclass(kind, OSError) and len(handed) == 2:  # its file names are not args
-                names = [_OSERROR_FILENAME(exc), _OSERROR_FILENAME2(exc)]
-                if names != [None, None]:
-                    handed += (self.to_code(names[0], "un nom de fichier"), None,
-                               self.to_code(names[1], "un nom de fichier"))
+            handed = _with_file_names(exc, kind, tuple(
+                self.to_code(arg, "l'argument d'une exception des tests") for arg in args),
+                lambda name: self.to_code(name, "un nom de fichier"))
         except PlainValueError:
             handed = (f"{type_name(exc)} levée par les tests",)
         return self._standing_in(exc, kind, handed)
