@@ -578,6 +578,26 @@ _PARSE = ("class ParseError(ValueError):\n    def __str__(self):\n        return
           "def parse(s):\n    raise ParseError('ligne 3')\n")
 _LOGGED = ("def logged(fn):\n    def wrapper(*a):\n        return fn(*a)\n    return wrapper\n"
            "@logged\ndef add(a, b):\n    return a + b\n")
+_LIGNE = "class Ligne(list):\n    pass\ndef grille(h, w):\n    return [Ligne([0] * w)] * h\n"
+_INDEX = ("import collections\ndef index_par_ligne(n):\n"
+          "    return [collections.defaultdict(list)] * n\n")
+_ORDERED_COUNTER = ("import collections\nclass OrderedCounter(collections.Counter, "
+                    "collections.OrderedDict):\n    pass\ndef premiers(mot):\n"
+                    "    return OrderedCounter(mot)\n")
+_COUNTING_OD = ("import collections\nclass CompteurOrdonne(collections.OrderedDict, "
+                "collections.Counter):\n    pass\ndef compter(mot):\n    c = CompteurOrdonne()\n"
+                "    for ch in mot:\n        c[ch] += 1\n    c['z'] = 0\n    return c\n")
+_NAMED_BY_THE_CODE = (
+    "import decimal\nclass N(str):\n    def __str__(self):\n        decimal.getcontext().prec = 3\n"
+    "        return 'ParseError'\n    def __format__(self, spec):\n"
+    "        decimal.getcontext().prec = 3\n        return 'ParseError'\n"
+    "    def endswith(self, *a):\n        decimal.getcontext().prec = 3\n        return True\n"
+    "    def upper(self):\n        decimal.getcontext().prec = 3\n        return 'P'\n"
+    "    def __hash__(self):\n        decimal.getcontext().prec = 3\n        return 1\n"
+    "E = type(N('ParseError'), (ValueError,), {})\ndef parse(s):\n    raise E(s)\n"
+    "def tiers():\n    return 0.333\n")
+_JSON_PARSE = ("import json\nclass ParseError(json.JSONDecodeError):\n    def __str__(self):\n"
+               "        return 'erreur'\ndef parse(s):\n    raise ParseError('ligne 3', s, 0)\n")
 _COMPTER = ("import collections\ndef compter(mot):\n    return {c: mot.count(c) for c in 'abc'}\n"
             "def compteur(mot):\n    return collections.Counter(compter(mot))\n")
 
@@ -1927,6 +1947,54 @@ CLASSES = {
                                  ("super_from_reprenum", "enum.ReprEnum", "copy"),
                                  ("super_from_intflag_deep", "enum.IntFlag", "deepcopy"))
     ],
+    # A subclass of list or dict was copied afresh at each occurrence: [Ligne([0] * w)] * h
+    # reached the tests as independent rows (round 27). Each test is false in Python.
+    "subclass_sharing": [
+        ("rows_mutated", _LIGNE, "g = grille(2, 2)\ng[0][0] = 1\nassert g == [[1, 0], [0, 0]]\n"),
+        ("rows_not_shared", _LIGNE, "g = grille(3, 2)\nassert g[0] is not g[1]\n"),
+        ("rows_by_id", _LIGNE, ["len({id(r) for r in grille(3, 2)}) == 3"]),
+        ("defaultdicts_mutated", _INDEX, "t = index_par_ligne(2)\nt[0]['a'] = [1]\n"
+         "assert t == [{'a': [1]}, {}]\n"),
+        ("defaultdicts_not_shared", _INDEX, "t = index_par_ligne(2)\nassert t[0] is not t[1]\n"),
+    ],
+    # A class deriving from both Counter and OrderedDict was copied as a Counter: Python's ==
+    # follows the class's MRO, which no copy of either kind does (round 27).
+    "counter_and_ordered_dict": [
+        ("ordered_counter_program", _ORDERED_COUNTER, "import collections\nassert premiers("
+         "'abca') == collections.OrderedDict([('c', 1), ('b', 1), ('a', 2)])\n"),
+        ("ordered_counter_expression", _ORDERED_COUNTER,
+         ["premiers('abcc') == collections.OrderedDict([('c', 2), ('a', 1), ('b', 1)])"]),
+        ("counting_ordered_dict", _COUNTING_OD, ["compter('ab') == collections.Counter('ab')"]),
+        ("counting_ordered_dict_order", _COUNTING_OD,
+         ["compter('ab') == collections.OrderedDict([('b', 1), ('a', 1), ('z', 0)])"]),
+        ("tests_own_class", "def lettres(mot):\n    return sorted(mot)\n",
+         "import collections\nclass OC(collections.Counter, collections.OrderedDict):\n    pass\n"
+         "assert OC(lettres('cab')) == collections.OrderedDict([('c', 1), ('a', 1), ('b', 1)])\n"),
+    ],
+    # The stand-in's name was the code's str subclass: the tests' use of type(e).__name__ ran
+    # the code's methods on their turn, with their decimal context (round 27).
+    "stand_in_name": [
+        (f"name_{index}", _NAMED_BY_THE_CODE, "import decimal\ntry:\n    parse('x')\n"
+         f"except ValueError as e:\n    {use}\n"
+         "assert tiers() == float(decimal.Decimal(1) / decimal.Decimal(3))\n")
+        for index, use in enumerate(("print(type(e).__name__)", "m = f'{type(e).__name__}'",
+                                     "ok = type(e).__name__.endswith('Error')",
+                                     "seen = {type(e).__name__}", "u = type(e).__name__.upper()"))
+    ],
+    # A stand-in that refused the exception's arguments fell back to its stdlib base, exact:
+    # JSONDecodeError wants three (round 27). Each test is false in Python.
+    "stand_in_without_its_constructor": [
+        ("exact_type", _JSON_PARSE, "try:\n    parse('x')\nexcept ValueError as e:\n"
+         "    assert type(e) is ValueError\n"),
+        ("name", _JSON_PARSE, "try:\n    parse('x')\nexcept ValueError as e:\n"
+         "    assert type(e).__name__ == 'ValueError'\n"),
+        ("text", _JSON_PARSE, "try:\n    parse('x')\nexcept ValueError as e:\n"
+         "    assert str(e) != 'erreur'\n"),
+        ("not_a_json_error", _JSON_PARSE, "import json\ntry:\n    parse('x')\n"
+         "except ValueError as e:\n    assert not isinstance(e, json.JSONDecodeError)\n"),
+        ("json_clause", _JSON_PARSE, "import json\ntry:\n    parse('x')\n"
+         "except json.JSONDecodeError:\n    assert False\nexcept ValueError:\n    pass\n"),
+    ],
     "stdlib_eval_fills_builtins": [
         ("forward_code_not_code", _filled("0", "typing.ForwardRef._evaluate(F(), d, d, frozenset())"),
          FORGED),
@@ -2398,3 +2466,13 @@ def test_copy_writes_state_only_into_the_object_it_made(sandbox):
         "            copy.deepcopy(collections.deque([1], maxlen=3)).maxlen]\n")
     result = sandbox.run(honest, ["f() == [[1], ['a'], True, 1, 2, True, '1.5', True, 3]"])
     assert result.ok, result
+    # Subclasses of built-in types, their attributes and slots (round 27: refused for a while)
+    subclasses = ("import copy\nclass Graph(dict):\n    def __init__(self, directed):\n"
+                  "        super().__init__()\n        self.directed = directed\n"
+                  "class Money(float):\n    pass\nclass Path(list):\n    __slots__ = ('cost',)\n"
+                  "def f():\n    g = Graph(True)\n    g['a'] = ['b']\n    h = copy.deepcopy(g)\n"
+                  "    h['a'].append('c')\n    m = Money(5)\n    m.currency = 'EUR'\n"
+                  "    p = Path([1])\n    p.cost = 3\n"
+                  "    return [g['a'], h['a'], h.directed, copy.copy(m).currency, copy.copy(p).cost]\n")
+    copied = sandbox.run(subclasses, ["f() == [['b'], ['b', 'c'], True, 'EUR', 3]"])
+    assert copied.ok, copied

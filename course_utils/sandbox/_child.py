@@ -516,6 +516,7 @@ class World:
             self.membrane.add_views(views, {name: self.test_views[name] for name in views})
             new = [sys.modules[name] for name in set(sys.modules) - before]
             _child_os.freeze_types([*_child_os.module_types(new), *map(type, views.values())])
+            _child_os.learn_attribute_access(_child_os.every_class())
             self._side_generators()
         return bool(missing)
 
@@ -718,5 +719,6 @@ def spawn_main() -> None:
                                  job.get("bpf_missing") or "absent")
     world = World(build_views(modules), boundary)
     _child_os.freeze_types(_child_os.all_heap_types())
+    _child_os.learn_attribute_access(_child_os.every_class())
     guard = install_audit_hook(RUNNER_FILES)
     run_child(job, channel, guard, world)

@@ -18,6 +18,7 @@ import operator as _operator
 import sys
 from types import ModuleType
 
+from course_utils.sandbox import _child_os
 from course_utils.sandbox._child_audit import (
     close_window,
     distrust_code,
@@ -914,8 +915,13 @@ def _unhooked(obj) -> None:
     copy writes state past ``__setattr__`` (a seal, typing's aliases, enum members), and a
     class that forwards attribute reads answers for another object."""
     for base in type.__dict__["__mro__"].__get__(type(obj)):
-        names = type.__dict__["__dict__"].__get__(base)
-        if base is not object and not of_the_run(base) and any(h in names for h in _WRITE_HOOKS):
+        if base is object or of_the_run(base):
+            continue
+        generic = _child_os.generic_attribute_access(base)
+        if generic is None:  # not CPython: by the names its class defines
+            names = type.__dict__["__dict__"].__get__(base)
+            generic = not any(hook in names for hook in _WRITE_HOOKS)
+        if not generic:
             raise TypeError("copie refusée dans le bac à sable : elle écrirait dans un objet "
                             f"de type {type_name(obj)} sans passer par ses garde-fous")
 

@@ -352,6 +352,59 @@ def _flags_offset():
     return _FLAGS_OFFSET[0]
 
 
+_GENERIC_ACCESS: dict = {}  # id(class) -> (its attribute access is object's own, the class)
+
+
+def learn_attribute_access(classes) -> None:
+    """Read, for each class, whether it reads and writes attributes as ``object`` does
+    (CPython's ``tp_getattro`` and ``tp_setattro`` are object's): no ``__getattr__`` or
+    ``__setattr__`` of a class, no proxy (``super``, a bound method, ``types.GenericAlias``, a
+    module). ``__getattribute__`` in a C type's dict says nothing: ``dict`` and ``list`` show
+    one that is object's. Read before strict mode (ctypes is audited): the worker for every
+    class alive, ``World.load`` for the modules a job imports."""
+    import ctypes
+
+    offset = _flags_offset()  # tp_getattro and tp_setattro come three and two words before
+    if offset is None:
+        return
+    word = ctypes.sizeof(ctypes.c_void_p)
+
+    def slots(t):
+        return (ctypes.c_void_p.from_address(id(t) + offset - 3 * word).value,
+                ctypes.c_void_p.from_address(id(t) + offset - 2 * word).value)
+
+    generic = slots(object)
+    for cls in classes:
+        if id(cls) not in _GENERIC_ACCESS and issubclass(type(cls), type):
+            _GENERIC_ACCESS[id(cls)] = (slots(cls) == generic, cls)
+
+
+def generic_attribute_access(cls) -> bool | None:
+    """What :func:`learn_attribute_access` read for ``cls``: False for a class it did not see
+    (made since: one of the run, or to be refused); None where it cannot be read (not
+    CPython)."""
+    if _flags_offset() is None:
+        return None
+    found = _GENERIC_ACCESS.get(id(cls))
+    return found is not None and found[0]
+
+
+def every_class() -> list:
+    """Every class reachable from ``object`` by ``__subclasses__`` (built-in ones included)."""
+    seen, stack, found = set(), [object], []
+    while stack:
+        cls = stack.pop()
+        if id(cls) in seen:
+            continue
+        seen.add(id(cls))
+        found.append(cls)
+        try:
+            stack.extend(type.__subclasses__(cls))
+        except TypeError:
+            pass
+    return found
+
+
 def freeze_types(types) -> int:
     """Make these heap types immutable, like built-in types; return how many were changed."""
     import ctypes

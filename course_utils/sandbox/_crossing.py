@@ -245,7 +245,7 @@ def _stand_in_class(cls, kind):
     from ``kind`` only (the nearest class of the standard library, see
     :func:`_nearest_stdlib_class`) and named after ``cls`` (``type(e) is ValueError`` is false
     for a subclass, and ``type(e).__name__`` is its own), its ``str()`` the one ``cls`` gave."""
-    name = type.__dict__["__name__"].__get__(cls)
+    name = str.__str__(type.__dict__["__name__"].__get__(cls))  # exact: no method of the code
     return type(name, (kind,), {"__module__": USER_MODULE, "__qualname__": name,
                                 "__str__": _stand_in_str, "__slots__": ()})
 
@@ -897,7 +897,13 @@ class Membrane:
                 found = self.stand_ins[id(cls)] = (_stand_in_class(cls, kind), cls)
             except:  # noqa: E722 - a name or a base type refuses: the stdlib class itself
                 found = (kind, cls)
-        new = _rebuilt(found[0], handed)
+        try:
+            new = _made(found[0], handed)
+        except:  # noqa: E722 - a constructor wanting other arguments (JSONDecodeError wants 3)
+            try:
+                new = _exactly(found[0], handed)  # made without it: still of the stand-in
+            except:  # noqa: E722
+                new = _rebuilt(kind, handed)
         if text and type(new) is found[0] and _own_str(cls):
             try:
                 text = str(exc)

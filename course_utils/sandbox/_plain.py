@@ -125,11 +125,22 @@ def to_plain(value, what: str = "la valeur"):
                         found = _NAN_COPIES[key] = (copied, item)  # the original kept alive
                     return found[0]
                 return copied
-        for base in (list, tuple, set, frozenset):
+        # A subclass's copy is kept in the memo too: [Ligne([0] * w)] * h is one row repeated.
+        if issubclass(kind, list):
+            copied = []
+            copies[key] = (copied, item)
+            copied.extend([convert(x, depth + 1) for x in list.__iter__(item)])
+            return copied
+        for base in (tuple, set, frozenset):
             if issubclass(kind, base):
-                items = [convert(x, depth + 1) for x in base.__iter__(item)]
-                return items if base is list else base(items)
-        if kind is OrderedDict:
+                copied = base([convert(x, depth + 1) for x in base.__iter__(item)])
+                copies[key] = (copied, item)
+                return copied
+        if issubclass(kind, Counter) and issubclass(kind, OrderedDict):
+            # Neither copy compares as Python does: Python's == follows the class's own MRO
+            raise PlainValueError(f"{what} est un objet de type {type_name(item)}, à la fois "
+                                  "Counter et OrderedDict : renvoyez l'un ou l'autre")
+        if issubclass(kind, OrderedDict):  # kept as such: two compare in their order
             copied = OrderedDict()
             copies[key] = (copied, item)
             for k, v in OrderedDict.items(item):
@@ -141,12 +152,12 @@ def to_plain(value, what: str = "la valeur"):
             for k, v in dict.items(item):
                 dict.__setitem__(copied, convert(k, depth + 1), convert(v, depth + 1))
             return copied
-        if issubclass(kind, OrderedDict):  # kept as such: two compare in their order
-            return OrderedDict((convert(k, depth + 1), convert(v, depth + 1))
-                               for k, v in OrderedDict.items(item))
         if issubclass(kind, dict):
-            return {convert(k, depth + 1): convert(v, depth + 1)
-                    for k, v in dict.items(item)}
+            copied = {}
+            copies[key] = (copied, item)
+            for k, v in dict.items(item):
+                copied[convert(k, depth + 1)] = convert(v, depth + 1)
+            return copied
         raise PlainValueError(
             f"{what} est un objet de type {type_name(item)} : seules les données simples "
             "(nombres, chaînes, listes, tuples, dictionnaires, ensembles, None, booléens) "

@@ -180,6 +180,7 @@ def main(fd: int, bpf_hex: str = "", missing: str = "") -> None:
     # Every class alive now (allowed modules, views, the runner's own) becomes immutable: the
     # untrusted code cannot patch random.Random.randrange or a module view's class.
     _child_os.freeze_types(_child_os.all_heap_types())
+    _child_os.learn_attribute_access(_child_os.every_class())  # for copy (_child_builtins)
     guard = install_audit_hook(RUNNER_FILES)
     try:
         boundary = world.boundary.describe().encode("utf-8")  # told to the caller
