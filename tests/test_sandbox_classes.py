@@ -1995,6 +1995,34 @@ CLASSES = {
         ("json_clause", _JSON_PARSE, "import json\ntry:\n    parse('x')\n"
          "except json.JSONDecodeError:\n    assert False\nexcept ValueError:\n    pass\n"),
     ],
+    # The stand-in's str() fell back to the arguments when the code's __str__ raised or gave
+    # a str subclass, and repr() ignored the code's __repr__ (round 28). False in Python.
+    "stand_in_text": [
+        ("str_raises", "class S(ValueError):\n    def __str__(self):\n        return self.nom\n"
+         "def f():\n    raise S('age')\n", "try:\n    f()\nexcept ValueError as e:\n"
+         "    assert str(e) == 'age'\n"),
+        ("str_subclass_text", "class M(str):\n    pass\nclass S(ValueError):\n"
+         "    def __str__(self):\n        return M('propre')\ndef f():\n    raise S('brut')\n",
+         "try:\n    f()\nexcept ValueError as e:\n    assert str(e) == 'brut'\n"),
+        ("own_repr", "class S(ValueError):\n    def __repr__(self):\n        return 'S!'\n"
+         "def f():\n    raise S('x')\n", "try:\n    f()\nexcept ValueError as e:\n"
+         "    assert repr(e) == \"S('x')\"\n"),
+        ("repr_raises", "class S(ValueError):\n    def __repr__(self):\n        return self.r\n"
+         "def f():\n    raise S('x')\n", "try:\n    f()\nexcept ValueError as e:\n"
+         "    assert repr(e) == \"S('x')\"\n"),
+        ("repr_in_fstring", "class S(ValueError):\n    def __repr__(self):\n        return 'S!'\n"
+         "def f():\n    raise S('x')\n", "try:\n    f()\nexcept ValueError as e:\n"
+         "    assert f'{e!r}' == \"S('x')\"\n"),
+    ],
+    # A defaultdict of the code reached the tests as a dict: a missing key raised KeyError
+    # where Python gives the default (round 28). Each test is false in Python.
+    "defaultdict_default": [
+        (f"factory_{factory}", f"import collections\ndef f():\n"
+         f"    return collections.defaultdict({factory}, a={value})\n",
+         "try:\n    f()['z']\nexcept KeyError:\n    pass\nelse:\n    assert False\n")
+        for factory, value in (("int", 1), ("list", [1]), ("set", {1}), ("str", "'x'"),
+                               ("dict", "{}"))
+    ],
     "stdlib_eval_fills_builtins": [
         ("forward_code_not_code", _filled("0", "typing.ForwardRef._evaluate(F(), d, d, frozenset())"),
          FORGED),
@@ -2476,3 +2504,11 @@ def test_copy_writes_state_only_into_the_object_it_made(sandbox):
                   "    return [g['a'], h['a'], h.directed, copy.copy(m).currency, copy.copy(p).cost]\n")
     copied = sandbox.run(subclasses, ["f() == [['b'], ['b', 'c'], True, 'EUR', 3]"])
     assert copied.ok, copied
+    # A state that is a pair, for a class with __setstate__ (round 28: refused for a while)
+    pairs = ("import copy, statistics\nclass Point:\n    def __init__(self, x, y):\n"
+             "        self.x, self.y = x, y\n    def __getstate__(self):\n"
+             "        return (self.x, self.y)\n    def __setstate__(self, s):\n"
+             "        self.x, self.y = s\ndef f():\n    n = statistics.NormalDist(1, 2)\n"
+             "    p = copy.deepcopy(Point(3, 4))\n"
+             "    return copy.copy(n).mean, copy.deepcopy(n).stdev, p.x, p.y\n")
+    assert sandbox.run(pairs, ["f() == (1, 2, 3, 4)"]).ok

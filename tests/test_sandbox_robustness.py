@@ -359,6 +359,25 @@ def test_the_containers_a_run_sends_are_counted_with_repeats(sandbox):
     assert sandbox.run(code, [f"g({half - 10}) == [()] * {half - 10}"]).ok  # both sides: 149,982
 
 
+def test_a_dicts_pairs_count_among_what_a_run_sends(sandbox):
+    # A dict is sent as a list of [key, value] pairs, each a list the caller builds: 30,000
+    # references to one 16-item dict cost the caller 0.8 s past a 1 s timeout (round 28).
+    code = "D = {i: 0 for i in range(16)}\nL = [D] * 30000\ndef f(k):\n    return L\n"
+    result = sandbox.run(code, [f"f({i}) == 0" for i in range(5)], timeout=5)
+    assert result.passed == 0 and all("trop volumineuses" in f.reason for f in result.failures)
+
+
+def test_a_call_with_thousands_of_keywords_is_refused_before_the_quadratic_compile():
+    # CPython 3.11 compares a call's keyword names pairwise: 12,234 cost the caller 0.9 s to
+    # compile an assertion program (round 28). Code and tests alike.
+    call = "f(" + ",".join(f"k{i}=0" for i in range(_static.MAX_KEYWORDS + 1)) + ")"
+    assert "trop d'arguments nommés" in _static.static_check(call)[0]
+    with pytest.raises(_plan.PlanError, match="trop d'arguments nommés"):
+        _plan.make_plan("def f(**k):\n    return 0\n", "assert True\nif 0:\n    " + call + "\n",
+                        timeout=1, memory_mb=64)
+    assert _static.static_check("f(" + ",".join(f"k{i}=0" for i in range(200)) + ")") == []
+
+
 def test_a_continued_f_string_is_measured_whole():
     # A backslash at the end of a line continues a one-quote string: 40 lines of 4,500
     # characters were measured as 4,503, and cost the caller 0.7 s of parse (round 24).
@@ -490,8 +509,10 @@ def test_the_caller_compiles_code_only_after_a_child_compiled_it_quickly(sandbox
         assert sandbox_box.run(honest, ["f(1) == 2"]).ok
     assert compiled.count("<solution>") == 1  # before the second run, kept for the third
     monkeypatch.setattr(_supervisor, "TRUSTED_COMPILE", 0.05)
-    slow = ("def f(**k):\n    return 1\ndef g():\n    return f("
-            + ",".join(f"a{i}=0" for i in range(12_000)) + ")\n")  # ~0.8 s to compile
+    # every enclosing name copied into each nested scope: ~0.13 s to compile here, and no
+    # other cap refuses it (12,000 keyword names were the shape here until they were capped)
+    slow = ("def f():\n    return 1\ndef g():\n" + "".join(f"    a{i} = 0\n" for i in range(6_000))
+            + "".join(f"    l{j} = lambda: 0\n" for j in range(300)))
     compiled.clear()
     for _ in range(2):
         assert sandbox_box.run(slow, ["f() == 1"], timeout=20).ok

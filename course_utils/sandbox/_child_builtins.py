@@ -953,13 +953,17 @@ def _written_as_copy_would(y, memo, state, listiter, dictiter, deepcopy) -> None
             setstate(state)
         else:
             slotstate = None
-            if issubclass(type(state), tuple) and len(state) == 2:
-                state, slotstate = state
+            if issubclass(type(state), tuple) and len(state) == 2:  # (dict, slots), as copy
+                state, slotstate = tuple.__getitem__(state, 0), tuple.__getitem__(state, 1)
             if state is not None:
                 dict.update(_own_dict(y), state)
-            if slotstate is not None:
+            if slotstate is not None:  # written by name with setattr: names the code chose
+                if type(slotstate) is not dict or any(type(key) is not str or name_refusal(key)
+                                                      for key in slotstate):
+                    raise TypeError("copie refusée dans le bac à sable : elle écrirait un "
+                                    "attribut interdit")
                 _unhooked(y)
-                for key, value in dict.items(slotstate):  # names checked by _reconstruct
+                for key, value in dict.items(slotstate):
                     _builtins.setattr(y, key, value)
     if listiter is not None:
         append = _class_attribute(y, "append")
@@ -993,12 +997,6 @@ def _guarded_reconstruct(real):
             if type(name) is not str or name_refusal(name):
                 raise TypeError("copie refusée dans le bac à sable : elle lirait l'attribut "
                                 f"{_shown(name)}")
-        if type(state) is tuple and len(state) == 2 and state[1] is not None:
-            slots = state[1]
-            if type(slots) is not dict or any(type(key) is not str or name_refusal(key)
-                                             for key in slots):
-                raise TypeError("copie refusée dans le bac à sable : elle écrirait un attribut "
-                                "interdit")
         if not strict_mode() or (state is None and listiter is None and dictiter is None):
             return real(x, memo, func, args, state, listiter, dictiter, **kwargs)
         y = real(x, memo, _fresh_only(func), args, **kwargs)  # made, and in the memo; no write

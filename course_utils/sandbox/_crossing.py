@@ -223,19 +223,32 @@ def _caught_refusal(reason) -> str:
     return f"{reason} (refus du bac à sable, intercepté par les tests)"
 
 
-_TEXT_KEY = " texte"  # where a stand-in keeps str() of the exception it stands for
+# Where a stand-in keeps what str() and repr() gave for the exception it stands for (keys no
+# attribute syntax can name), or that they raised.
+_TEXTS = {"__str__": " str", "__repr__": " repr"}
+_RAISED = ("raised",)
+
+
+def _stand_in_text(self, method: str):
+    text = BaseException.__dict__["__dict__"].__get__(self).get(_TEXTS[method])
+    if text is _RAISED:
+        raise RuntimeError(f"{method[2:-2]}() de cette exception a échoué dans le code")
+    return text if type(text) is str else getattr(_MRO(type(self))[1], method)(self)
 
 
 def _stand_in_str(self):
-    text = BaseException.__dict__["__dict__"].__get__(self).get(_TEXT_KEY)
-    return text if type(text) is str else _MRO(type(self))[1].__str__(self)
+    return _stand_in_text(self, "__str__")
 
 
-def _own_str(cls) -> bool:
-    """``cls`` (an exception class) defines ``__str__`` in a class of the run: looked up in
+def _stand_in_repr(self):
+    return _stand_in_text(self, "__repr__")
+
+
+def _defines(cls, method: str) -> bool:
+    """``cls`` (an exception class) defines ``method`` in a class of the run: looked up in
     the MRO's own dicts, no metaclass ``__getattribute__`` asked."""
     for base in _MRO(cls):
-        if "__str__" in type.__dict__["__dict__"].__get__(base):
+        if method in type.__dict__["__dict__"].__get__(base):
             return of_the_run(base)
     return False
 
@@ -247,7 +260,8 @@ def _stand_in_class(cls, kind):
     for a subclass, and ``type(e).__name__`` is its own), its ``str()`` the one ``cls`` gave."""
     name = str.__str__(type.__dict__["__name__"].__get__(cls))  # exact: no method of the code
     return type(name, (kind,), {"__module__": USER_MODULE, "__qualname__": name,
-                                "__str__": _stand_in_str, "__slots__": ()})
+                                "__str__": _stand_in_str, "__repr__": _stand_in_repr,
+                                "__slots__": ()})
 
 
 class HandedIterator:
@@ -904,13 +918,15 @@ class Membrane:
                 new = _exactly(found[0], handed)  # made without it: still of the stand-in
             except:  # noqa: E722
                 new = _rebuilt(kind, handed)
-        if text and type(new) is found[0] and _own_str(cls):
-            try:
-                text = str(exc)
-            except:  # noqa: E722 - whatever it raised: the arguments' text
-                text = None
-            if type(text) is str:
-                BaseException.__dict__["__dict__"].__get__(new)[_TEXT_KEY] = text
+        if text and type(new) is found[0]:
+            for method, convert in (("__str__", str), ("__repr__", repr)):
+                if _defines(cls, method):
+                    try:  # the code's own method, on its turn
+                        value = convert(exc)
+                        value = str.__str__(value) if issubclass(type(value), str) else _RAISED
+                    except:  # noqa: E722 - str(e) raises for the tests too
+                        value = _RAISED
+                    BaseException.__dict__["__dict__"].__get__(new)[_TEXTS[method]] = value
         return new
 
     # --- the tests' assertions ------------------------------------------------------------

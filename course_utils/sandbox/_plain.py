@@ -18,7 +18,7 @@ operator to two plain values.
 from __future__ import annotations
 
 import operator
-from collections import Counter, OrderedDict
+from collections import Counter, OrderedDict, defaultdict
 
 MAX_DEPTH = 100
 MAX_ITEMS = 1_000_000  # values in one plain copy (a bigger result is refused, not compared)
@@ -47,6 +47,21 @@ _address = object.__hash__
 # The NaN copied from each NaN of a subclass of float or complex (a NaN is not equal to
 # itself: only its identity makes `x in [x]` hold), for the process's life: a child's is one run.
 _NAN_COPIES: dict = {}
+
+# A defaultdict keeps its type when its factory is one of these (a missing key gives what
+# Python gives: defaultdict(int)['z'] is 0); with any other factory it is copied as a dict.
+PLAIN_FACTORIES = {"int": int, "float": float, "complex": complex, "bool": bool, "str": str,
+                   "bytes": bytes, "list": list, "tuple": tuple, "dict": dict, "set": set,
+                   "frozenset": frozenset}
+_DEFAULT_FACTORY = defaultdict.default_factory.__get__
+
+
+def _factory_name(factory) -> str | None:
+    """The name of a plain factory, by identity only (no __eq__ or __hash__ of it is called)."""
+    for name, plain in PLAIN_FACTORIES.items():
+        if factory is plain:
+            return name
+    return None
 
 _CONVERT_SCALAR = (  # read a subclass instance through its base type's own slots
     (int, int.__int__),
@@ -148,6 +163,13 @@ def to_plain(value, what: str = "la valeur"):
             return copied
         if issubclass(kind, Counter):  # kept as such: Counter({'a': 0}) == Counter()
             copied = Counter()
+            copies[key] = (copied, item)
+            for k, v in dict.items(item):
+                dict.__setitem__(copied, convert(k, depth + 1), convert(v, depth + 1))
+            return copied
+        if issubclass(kind, defaultdict) \
+                and _factory_name(_DEFAULT_FACTORY(item, defaultdict)) is not None:
+            copied = defaultdict(_DEFAULT_FACTORY(item, defaultdict))
             copies[key] = (copied, item)
             for k, v in dict.items(item):
                 dict.__setitem__(copied, convert(k, depth + 1), convert(v, depth + 1))
@@ -266,6 +288,13 @@ def _repr_prefix(value, limit: int) -> str:
         if kind is container:  # identity: see the note at the top
             break
     else:
+        if kind is defaultdict:
+            head: dict = {}
+            for key, item in value.items():  # at most limit items: the cost stays bounded
+                if len(head) >= limit:
+                    break
+                head[key] = item
+            return f"defaultdict({value.default_factory!r}, {_repr_prefix(head, limit)})"
         if kind is str and len(value) > 4 * limit:
             head = value[:limit]  # the same quotes as the whole string's repr, or the whole
             if ("'" in value and '"' not in value) == ("'" in head and '"' not in head):
@@ -308,9 +337,10 @@ def _repr_prefix(value, limit: int) -> str:
 _BIG_INT = 10 ** 4000  # from here on an int is sent in hexadecimal (linear, and unlimited)
 
 
-# What the caller decodes costs it about as much CPU per container as the child spent to
-# encode it, and a container the value holds many times ([set()] * 150_000) is written out
-# each time: a run's probes send at most this many containers (some 0.3 s of the caller).
+# What the caller decodes costs it about as much CPU per JSON list as the child spent to write
+# it, and a container the value holds many times ([set()] * 150_000) is written out each time:
+# a run's probes send at most this many lists (containers, a dict's pairs, tagged values such
+# as inf or big ints): some 0.3 s of the caller.
 MAX_SENT_CONTAINERS = 150_000
 
 
@@ -331,13 +361,14 @@ class RunEncoding:
             self.kept.append(value)
         return found
 
-    def spend(self) -> None:
-        self.containers -= 1
+    def spend(self, count: int = 1) -> None:
+        self.containers -= count
         if self.containers < 0:
             raise PlainValueError(f"valeurs trop volumineuses pour être comparées (plus de "
-                                  f"{MAX_SENT_CONTAINERS} listes, tuples, ensembles ou "
-                                  "dictionnaires dans les tests d'expressions de l'exécution) : "
-                                  "comparez-les dans un programme d'assertions")
+                                  f"{MAX_SENT_CONTAINERS} listes, tuples, ensembles, "
+                                  "dictionnaires ou paires de dictionnaire dans les tests "
+                                  "d'expressions de l'exécution) : comparez-les dans un "
+                                  "programme d'assertions")
 
 
 def encode(value, identities: RunEncoding | None = None):
@@ -348,16 +379,21 @@ def encode(value, identities: RunEncoding | None = None):
     if value is None or kind is bool or kind is str:
         return value
     if kind is int:  # JSON writes an int in decimal, which CPython limits to 4,300 digits
-        return value if -_BIG_INT < value < _BIG_INT else ["I", format(value, "x")]
+        if -_BIG_INT < value < _BIG_INT:
+            return value
+        if identities is not None:
+            identities.spend()
+        return ["I", format(value, "x")]
     if kind is float:
+        if value == value and value not in (float("inf"), float("-inf")):
+            return value
+        if identities is not None:
+            identities.spend()  # a tagged list too
         if value != value:
             return ["F", "nan"] if identities is None else ["N", identities.number(value)]
-        if value in (float("inf"), float("-inf")):
-            return ["F", repr(value)]
-        return value
-    if identities is not None and kind is not complex and kind is not bytes \
-            and kind is not range:
-        identities.spend()  # a container, or a value refused below
+        return ["F", repr(value)]
+    if identities is not None:  # every list the caller will build: a dict's pairs too
+        identities.spend(1 + (len(value) if issubclass(kind, dict) else 0))
     if kind is list:
         return ["l", [encode(x, identities) for x in value]]
     if kind is tuple:
@@ -372,6 +408,9 @@ def encode(value, identities: RunEncoding | None = None):
         return ["od", [[encode(k, identities), encode(v, identities)] for k, v in value.items()]]
     if kind is Counter:
         return ["ct", [[encode(k, identities), encode(v, identities)] for k, v in value.items()]]
+    if kind is defaultdict:
+        return ["dd", [_factory_name(value.default_factory),
+                       [[encode(k, identities), encode(v, identities)] for k, v in value.items()]]]
     if kind is bytes:
         return ["b", value.hex()]
     if kind is complex:
@@ -447,6 +486,11 @@ def decode(data, depth: int = 0, objects: dict | None = None):
         return bytes.fromhex(body)
     if tag == "r" and type(body) is list and len(body) == 3 and all(type(x) is int for x in body):
         return range(*body)
+    if tag == "dd" and type(body) is list and len(body) == 2 and type(body[0]) is str \
+            and body[0] in PLAIN_FACTORIES:
+        copied = defaultdict(PLAIN_FACTORIES[body[0]])
+        dict.update(copied, decode(["d", body[1]], depth, objects))
+        return copied
     if type(body) is not list:
         raise ValueError("valeur mal formée")
     if tag in ("d", "od", "ct"):

@@ -209,7 +209,7 @@ def judge_expression(skeleton, probes: list[str], results: list) -> str | None:
     return "condition fausse" + (f" (valeurs obtenues : {' ; '.join(values)})" if values else "")
 
 
-MAX_TESTS = 5_000  # expression tests in one run
+MAX_TESTS = 1_000  # expression tests in one run: each is split, rewritten and compiled here
 MAX_TESTS_CHARS = 100_000  # all test sources together (like the code: see _static)
 
 

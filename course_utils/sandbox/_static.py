@@ -27,6 +27,8 @@ from course_utils.sandbox._policy import ALLOWED_MODULES
 # The caller parses what it checks, in C and uninterruptibly: the densest sources (a
 # statement every four characters) cost some 3 s of its CPU per million characters.
 MAX_SOURCE_CHARS = 100_000
+# CPython 3.11 compares a call's keyword names pairwise when it compiles it: 12,000 took 0.9 s
+MAX_KEYWORDS = 255
 MAX_DEPTH = 250
 MAX_REASONS = 20  # refusal reasons reported (the rest are counted)
 
@@ -277,6 +279,9 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
                 if name.startswith("__sandbox"):
                     refuse(node, f"nom interdit dans le bac à sable : {name}")
                 bound.add(name)
+        if kind is ast.Call and len(node.keywords) > MAX_KEYWORDS:
+            refuse(node, f"trop d'arguments nommés dans un appel ({len(node.keywords)}, au plus "
+                         f"{MAX_KEYWORDS}) : passez un dictionnaire")
         if kind is ast.BinOp:
             binops.append(node)
         if isinstance(node, _CODE_NODES):
