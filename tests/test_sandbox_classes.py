@@ -2512,3 +2512,13 @@ def test_copy_writes_state_only_into_the_object_it_made(sandbox):
              "    p = copy.deepcopy(Point(3, 4))\n"
              "    return copy.copy(n).mean, copy.deepcopy(n).stdev, p.x, p.y\n")
     assert sandbox.run(pairs, ["f() == (1, 2, 3, 4)"]).ok
+
+
+def test_round_29_a_defaultdict_subclass_is_not_taken_for_a_defaultdict(sandbox):
+    # Kept as a defaultdict(int), a subclass with its own __missing__ answered Python's default
+    # (round 29): f()['z'] == 0 passed, where Python gives 5. It is read as a dict again.
+    code = ("from collections import defaultdict\nclass Compteur(defaultdict):\n"
+            "    def __missing__(self, key):\n        return 5\ndef f():\n    return Compteur(int)\n")
+    for tests in (["f()['z'] == 0"], "assert f()['z'] == 0\n"):
+        result = sandbox.run(code, tests)
+        assert result.passed == 0 and not result.ok, result

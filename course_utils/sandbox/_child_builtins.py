@@ -958,12 +958,15 @@ def _written_as_copy_would(y, memo, state, listiter, dictiter, deepcopy) -> None
             if state is not None:
                 dict.update(_own_dict(y), state)
             if slotstate is not None:  # written by name with setattr: names the code chose
-                if type(slotstate) is not dict or any(type(key) is not str or name_refusal(key)
-                                                      for key in slotstate):
+                # the pairs read once, checked and written as read (a setter run by one write
+                # could change the dict before the next)
+                pairs = list(dict.items(slotstate)) if type(slotstate) is dict else None
+                if pairs is None or any(type(key) is not str or name_refusal(key)
+                                        for key, _value in pairs):
                     raise TypeError("copie refusée dans le bac à sable : elle écrirait un "
                                     "attribut interdit")
                 _unhooked(y)
-                for key, value in dict.items(slotstate):
+                for key, value in pairs:
                     _builtins.setattr(y, key, value)
     if listiter is not None:
         append = _class_attribute(y, "append")

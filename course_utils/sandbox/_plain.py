@@ -167,8 +167,8 @@ def to_plain(value, what: str = "la valeur"):
             for k, v in dict.items(item):
                 dict.__setitem__(copied, convert(k, depth + 1), convert(v, depth + 1))
             return copied
-        if issubclass(kind, defaultdict) \
-                and _factory_name(_DEFAULT_FACTORY(item, defaultdict)) is not None:
+        if kind is defaultdict and _factory_name(_DEFAULT_FACTORY(item, defaultdict)) is not None:
+            # exactly: a subclass's own __missing__ would not be the copy's
             copied = defaultdict(_DEFAULT_FACTORY(item, defaultdict))
             copies[key] = (copied, item)
             for k, v in dict.items(item):
@@ -414,7 +414,7 @@ def encode(value, identities: RunEncoding | None = None):
     if kind is bytes:
         return ["b", value.hex()]
     if kind is complex:
-        parts = [encode(value.real), encode(value.imag)]
+        parts = [encode(value.real, identities), encode(value.imag, identities)]  # counted
         if identities is not None and value != value:
             return ["cN", [*parts, identities.number(value)]]
         return ["c", parts]

@@ -279,8 +279,10 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
                 if name.startswith("__sandbox"):
                     refuse(node, f"nom interdit dans le bac à sable : {name}")
                 bound.add(name)
-        if kind is ast.Call and len(node.keywords) > MAX_KEYWORDS:
-            refuse(node, f"trop d'arguments nommés dans un appel ({len(node.keywords)}, au plus "
+        if (kind is ast.Call or kind is ast.ClassDef) and len(node.keywords) > MAX_KEYWORDS \
+                or kind is ast.MatchClass and len(node.kwd_attrs) > MAX_KEYWORDS:
+            count = len(node.kwd_attrs) if kind is ast.MatchClass else len(node.keywords)
+            refuse(node, f"trop d'arguments nommés dans un appel ({count}, au plus "
                          f"{MAX_KEYWORDS}) : passez un dictionnaire")
         if kind is ast.BinOp:
             binops.append(node)
