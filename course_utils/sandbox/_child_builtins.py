@@ -278,6 +278,45 @@ def _functools_wrappers():
     return update_wrapper, wraps
 
 
+def _stdlib_update_wrapper(real_update):
+    """``update_wrapper`` as functools itself calls it (``lru_cache``, ``cache``,
+    ``singledispatch``, the real ``wraps`` that typing and dataclasses use): on a wrapper the
+    standard library has just made, but for any object the code hands it. The real one merges
+    ``wrapped.__dict__`` into the wrapper: ``functools.lru_cache(enum.Enum)`` handed the code
+    the namespace of a class shared with the tests, descriptors included. In strict mode a
+    namespace is merged only from a function of the code or of the tests, other dictionaries
+    arrive as copies, and only the names functools itself assigns are accepted."""
+    import functools
+
+    assignments = frozenset(functools.WRAPPER_ASSIGNMENTS)
+    updates = frozenset(functools.WRAPPER_UPDATES)
+
+    def update_wrapper(wrapper, wrapped, assigned=functools.WRAPPER_ASSIGNMENTS,
+                       updated=functools.WRAPPER_UPDATES):
+        if not strict_mode():
+            return real_update(wrapper, wrapped, assigned, updated)
+        assigned = _wrapper_names(assigned, assignments)
+        updated = _wrapper_names(updated, updates)
+        own = type(wrapped) is _FUNCTION and _untrusted_owner(wrapped)
+        for name in assigned:
+            try:
+                value = _real_getattr(wrapped, name)
+            except AttributeError:
+                continue
+            if not own and type(value) is dict:
+                value = dict(value)
+            _builtins.setattr(wrapper, name, value)
+        if own:
+            for name in updated:
+                _real_getattr(wrapper, name).update(_real_getattr(wrapped, name, {}))
+        _builtins.setattr(wrapper, "__wrapped__", wrapped)
+        return wrapper
+
+    update_wrapper.__doc__ = real_update.__doc__
+    update_wrapper.__wrapped_by_sandbox__ = True
+    return update_wrapper
+
+
 def _identifier(name, what: str) -> str:
     """An exact ``str`` that is a plain identifier (pasted into generated source)."""
     import keyword
@@ -579,6 +618,35 @@ def _shadow_eval_exec() -> None:
         for attr, guard in zip(("eval", "exec"), _STDLIB_EVAL_EXEC):
             if attr not in namespace:
                 namespace[attr] = guard
+
+
+_COMPILED_REFS: list = []  # code objects of forward references: trusted, so kept alive
+
+
+def _forward_ref_compile(source, filename, mode, flags=0, dont_inherit=False, optimize=-1,
+                         **kwargs):
+    """``compile`` as ``typing.ForwardRef`` calls it (``List['Node']``, ``Optional['Arbre']``):
+    in strict mode the text is an expression of the code's, checked as its source is (a
+    string would otherwise carry ``().__class__...`` past the static check), compiled in a
+    window, and trusted for typing's later ``eval``."""
+    if not strict_mode():
+        return _builtins.compile(source, filename, mode, flags, dont_inherit, optimize, **kwargs)
+    source = exact_str(source, "la référence de type")
+    if mode != "eval" or flags or kwargs:
+        raise SyntaxError("compile : seules des références de type sont compilées ici")
+    open_window()  # parsing and compiling an exact string runs no untrusted code
+    try:
+        code = compile_untrusted(source, "<string>", "eval")
+    except CodeRefused:
+        code = None
+    finally:
+        close_window()
+    if code is None:  # refused by the static check: compiled outside a window, the audit
+        # hook refuses it and writes it down (an except of the code's cannot hide it)
+        return _builtins.compile(source, filename, mode, flags, dont_inherit, optimize)
+    _COMPILED_REFS.append(code)
+    trust_code(code)
+    return code
 
 
 def _generated_exec(source, globals=None, locals=None, /):
@@ -1018,6 +1086,7 @@ def harden_modules(modules: dict) -> None:
     compiles in a window; ``dataclasses``' code generator (``_create_fn``) compiles in a window
     and registers what it generates. Never called in the caller's process.
     """
+    _child_os.seal_mapping_proxy()  # a read-only view hands its dictionary to no operand
     collections = modules.get("collections") or sys.modules.get("collections")
     if collections is not None and not _builtins.hasattr(collections.namedtuple, "__wrapped_by_sandbox__"):
         collections.namedtuple = guarded_namedtuple(collections.namedtuple)
@@ -1063,6 +1132,12 @@ def harden_modules(modules: dict) -> None:
         uncached.cache_clear = lambda: None  # re.purge() calls it
         regex._compile_repl = uncached
     _shadow_eval_exec()
+    functools = sys.modules.get("functools")
+    if functools is not None and not _builtins.hasattr(functools.update_wrapper,
+                                                       "__wrapped_by_sandbox__"):
+        # functools' own callers find the checked one among its globals (lru_cache,
+        # singledispatch, wraps); the code's view exports the stricter _functools_wrappers.
+        functools.update_wrapper = _stdlib_update_wrapper(functools.update_wrapper)
     typing = modules.get("typing") or sys.modules.get("typing")
     if typing is not None and _builtins.getattr(typing, "_cleanups", None):
         _typing_caches_by_identity(typing)
@@ -1070,6 +1145,12 @@ def harden_modules(modules: dict) -> None:
     if typing is not None:
         _seal_typing_aliases(typing)
         _seal_typing_internals(typing)
+        typing.compile = _forward_ref_compile  # ForwardRef's own, found among its globals
+        # typing's own callers (no_type_check_decorator) mark only what the run defines, too
+        for attr in ("no_type_check", "final"):
+            guarded = _WRAPPED.get(("typing", attr))
+            if guarded is not None and vars(typing).get(attr) is not guarded:
+                _builtins.setattr(typing, attr, guarded)
     enum_module = modules.get("enum") or sys.modules.get("enum")
     if enum_module is not None:
         _seal_enum_convert(enum_module)

@@ -352,6 +352,56 @@ def _flags_offset():
     return _FLAGS_OFFSET[0]
 
 
+_PROXY_SEALED: list = []
+
+
+def seal_mapping_proxy() -> bool:
+    """``mappingproxy`` compares and joins through its mapping itself: ``proxy == x`` and
+    ``proxy | x`` hand ``x.__eq__`` or ``x.__ror__`` the real dictionary (CPython 3.11), so a
+    read-only view (a sealed class attribute, a shared pattern's ``groupindex``) gave the code
+    a dictionary the tests read. Its six comparisons and ``|`` are replaced here, in the
+    process's own copy of the built-in type, by versions on copies (``dict(proxy)``); every
+    route to the slots (operators, ``operator.eq``, C code comparing) takes them. Called
+    where the modules are hardened, never in the caller. Returns False when the type cannot
+    be changed (another interpreter): the views then stay as the interpreter made them."""
+    if _PROXY_SEALED:
+        return _PROXY_SEALED[0]
+    import ctypes
+    import operator
+    import types
+
+    proxy = types.MappingProxyType
+    offset = _flags_offset()
+    done = False
+    if offset is not None and sys.implementation.name == "cpython":
+        def copied(value):
+            return dict(value) if type(value) is proxy else value
+
+        def compare(op):
+            def method(self, other):
+                return op(dict(self), copied(other))
+            method.__name__ = method.__qualname__ = f"__{op.__name__}__"
+            return method
+
+        methods = {f"__{op.__name__}__": compare(op) for op in (
+            operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge)}
+        methods["__or__"] = lambda self, other: dict(self) | copied(other)
+        methods["__ror__"] = lambda self, other: copied(other) | dict(self)
+        flags = ctypes.c_ulong.from_address(id(proxy) + offset)
+        immutable = flags.value & _IMMUTABLETYPE
+        flags.value &= ~_IMMUTABLETYPE
+        try:
+            for name, method in methods.items():
+                type.__setattr__(proxy, name, method)
+            done = True
+        except TypeError:
+            pass
+        finally:  # only this bit: setting an attribute reset the type's version tag flags
+            flags.value |= immutable
+    _PROXY_SEALED.append(done)
+    return done
+
+
 _GENERIC_ACCESS: dict = {}  # id(class) -> (its attribute access is object's own, the class)
 
 
@@ -418,7 +468,8 @@ def freeze_types(types) -> int:
             continue
         flags = cls.__flags__
         if flags & _HEAPTYPE and not flags & _IMMUTABLETYPE:
-            ctypes.c_ulong.from_address(id(cls) + offset).value = flags | _IMMUTABLETYPE
+            cell = ctypes.c_ulong.from_address(id(cls) + offset)
+            cell.value |= _IMMUTABLETYPE  # the live word: its version-tag bits stay as they are
             changed += 1
     return changed
 

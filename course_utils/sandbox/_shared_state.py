@@ -105,12 +105,16 @@ class SealedMap:
         pass  # Flag's own write for a negative value: not kept either
 
 
-def _write_guards(registered: frozenset, cls):
-    """``(__setattr__, __delattr__)`` for ``cls`` refusing writes on the shared objects in
-    ``registered`` (ids: the enum members, or the instances a module exports); any other
-    object of the class (one a ``Flag`` makes for a combined value, a ``TypeVar`` of the code)
-    is written as the class would write it."""
+_SHARED: set = set()  # ids of the sealed objects (alive for good: held by modules' classes)
+
+
+def _write_guards(cls):
+    """``(__setattr__, __delattr__)`` for ``cls`` refusing writes on the shared objects (ids
+    in :data:`_SHARED`: the enum members, the instances a module exports or its classes hold);
+    any other object of the class (one a ``Flag`` makes for a combined value, a ``TypeVar`` of
+    the code) is written as the class would write it."""
     setter, deleter = cls.__setattr__, cls.__delattr__
+    registered = _SHARED
 
     def __setattr__(self, name, value):
         if id(self) in registered:
@@ -160,21 +164,27 @@ def _classes(exported: dict) -> list:
     return found
 
 
-def _exported_instances(exported: dict) -> dict:
-    """``{class: [objects]}``: the objects the modules export that are instances of a Python
-    class of the standard library (``typing.Union``, ``typing.List``, ``typing.AnyStr``,
-    ``dataclasses.MISSING``...): shared by the two sides, with attributes of their own."""
+def _exported_instances(exported: dict, classes: list) -> dict:
+    """``{class: [objects]}``: the objects the modules export, or their ``classes`` hold in
+    their namespaces, that are instances of a Python class of the standard library
+    (``typing.Union``, ``typing.List``, ``dataclasses.MISSING``, the ``enum.property`` behind
+    every member's ``value`` and ``name``...): shared by the two sides, with attributes of
+    their own."""
     from course_utils.sandbox._child_os import _HEAPTYPE
 
     found: dict = {}
-    for values in exported.values():
-        for value in values:
-            kind = type(value)
-            if isinstance(value, (type, types.FunctionType, types.ModuleType)) \
-                    or not kind.__flags__ & _HEAPTYPE:
-                continue
-            found.setdefault(kind, {})[id(value)] = value
+    held = [value for cls in classes if not _is_enum(cls) for value in vars(cls).values()]
+    for value in (*(value for values in exported.values() for value in values), *held):
+        kind = type(value)
+        if isinstance(value, (type, types.FunctionType, types.ModuleType)) \
+                or not kind.__flags__ & _HEAPTYPE:
+            continue
+        found.setdefault(kind, {})[id(value)] = value
     return {kind: list(objects.values()) for kind, objects in found.items()}
+
+
+def _is_enum(cls) -> bool:
+    return isinstance(cls, enum.EnumMeta) and bool(cls._member_names_)
 
 
 def seal_shared_state(exported: dict) -> int:
@@ -184,19 +194,28 @@ def seal_shared_state(exported: dict) -> int:
     from course_utils.sandbox._child_os import _HEAPTYPE, _IMMUTABLETYPE
 
     replaced = 0
-    instances = _exported_instances(exported)
-    for cls in _classes(exported):
+    classes = _classes(exported)
+    instances = _exported_instances(exported, classes)
+    known = set(map(id, classes))
+    classes += [kind for kind in instances if id(kind) not in known]
+    for cls in classes:
         flags = cls.__flags__
-        if not flags & _HEAPTYPE or flags & _IMMUTABLETYPE:
+        if not flags & _HEAPTYPE:
             continue
-        is_enum = isinstance(cls, enum.EnumMeta) and bool(cls._member_names_)
+        is_enum = _is_enum(cls)
         shared = [*cls._member_map_.values(), *cls._value2member_map_.values()] if is_enum \
             else instances.get(cls, [])
-        if is_enum and issubclass(cls, enum.Flag):
+        if is_enum and issubclass(cls, enum.Flag) and not flags & _IMMUTABLETYPE:
             _cache_inversions(cls)
             shared = [*cls._member_map_.values(), *cls._value2member_map_.values()]
-        if shared and "__sandbox_sealed__" not in vars(cls):
-            setter, deleter = _write_guards(frozenset(map(id, shared)), cls)
+        # A class sealed already (in the worker) takes the new objects into its guards.
+        sealed = "__sandbox_sealed__" in vars(cls)
+        if shared and (sealed or not flags & _IMMUTABLETYPE):
+            _SHARED.update(map(id, shared))
+        if flags & _IMMUTABLETYPE:
+            continue
+        if shared and not sealed:
+            setter, deleter = _write_guards(cls)
             type.__setattr__(cls, "__setattr__", setter)
             type.__setattr__(cls, "__delattr__", deleter)
             type.__setattr__(cls, "__sandbox_sealed__", True)
