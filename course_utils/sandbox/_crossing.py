@@ -233,7 +233,13 @@ def _stand_in_text(self, method: str):
     text = BaseException.__dict__["__dict__"].__get__(self).get(_TEXTS[method])
     if text is _RAISED:
         raise RuntimeError(f"{method[2:-2]}() de cette exception a échoué dans le code")
-    return text if type(text) is str else getattr(_MRO(type(self))[1], method)(self)
+    if type(text) is str:
+        return text
+    for base in _MRO(type(self))[1:]:  # the first class that is no stand-in: the stdlib's
+        found = type.__dict__["__dict__"].__get__(base).get(method)
+        if found is not None and found is not _STAND_IN_METHODS[method]:
+            return found(self)
+    return object.__str__(self) if method == "__str__" else object.__repr__(self)
 
 
 def _stand_in_str(self):
@@ -242,6 +248,9 @@ def _stand_in_str(self):
 
 def _stand_in_repr(self):
     return _stand_in_text(self, "__repr__")
+
+
+_STAND_IN_METHODS = {"__str__": _stand_in_str, "__repr__": _stand_in_repr}
 
 
 def _defines(cls, method: str) -> bool:
@@ -253,15 +262,72 @@ def _defines(cls, method: str) -> bool:
     return False
 
 
-def _stand_in_class(cls, kind):
+def _stand_in_class(cls, kind, parent=None):
     """A class for the other side in place of the exception class ``cls`` of one side: derived
-    from ``kind`` only (the nearest class of the standard library, see
-    :func:`_nearest_stdlib_class`) and named after ``cls`` (``type(e) is ValueError`` is false
-    for a subclass, and ``type(e).__name__`` is its own), its ``str()`` the one ``cls`` gave."""
+    from ``kind`` (the nearest class of the standard library, see
+    :func:`_nearest_stdlib_class`) and from ``parent``, the stand-in of the nearest exception
+    class of the run above ``cls`` (``except Base`` catches the stand-in of a subclass, as in
+    Python); named after ``cls`` (``type(e) is ValueError`` is false for a subclass, and
+    ``type(e).__name__`` is its own), its ``str()`` the one ``cls`` gave."""
     name = str.__str__(type.__dict__["__name__"].__get__(cls))  # exact: no method of the code
-    return type(name, (kind,), {"__module__": USER_MODULE, "__qualname__": name,
-                                "__str__": _stand_in_str, "__repr__": _stand_in_repr,
-                                "__slots__": ()})
+    namespace = {"__module__": USER_MODULE, "__qualname__": name,
+                 "__str__": _stand_in_str, "__repr__": _stand_in_repr, "__slots__": ()}
+    if parent is not None:
+        bases = (parent,) if issubclass(parent, kind) else (parent, kind)
+        try:
+            return type(name, bases, namespace)
+        except TypeError:  # no consistent order or layout: the stdlib class alone
+            pass
+    return type(name, (kind,), namespace)
+
+
+def _run_exception_parent(cls):
+    """The nearest class above ``cls`` in its MRO that is an exception class of the run, or
+    None (read from the MRO: nothing of the code is asked)."""
+    for base in _MRO(cls)[1:]:
+        if of_the_run(base) and BaseException in _MRO(base):
+            return base
+    return None
+
+
+# Exception attributes that are the exception's machinery, not its data.
+_EXCEPTION_MACHINERY = frozenset({"args", "__traceback__", "__cause__", "__context__",
+                                  "__suppress_context__", "__dict__", "with_traceback",
+                                  "add_note"})
+
+
+def _copy_fields(exc, new, convert) -> None:
+    """Give ``new`` what ``exc`` holds beyond its arguments, as ``convert`` hands it over: the
+    fields of its standard library classes as they are now (``errno`` or ``strerror`` written
+    after the constructor, ``ImportError``'s ``name``, ``SyntaxError``'s ``lineno``), and the
+    attributes in its dictionary (``self.amount = amount``, ``JSONDecodeError``'s ``pos``,
+    the notes of ``add_note``). Read through the descriptors of those classes and the
+    dictionary itself: no method of the code's runs. What cannot be handed over is left out."""
+    for base in _MRO(type(new)):
+        if of_the_run(base) or base is object:
+            continue
+        for field, descriptor in type.__dict__["__dict__"].__get__(base).items():
+            if field in _EXCEPTION_MACHINERY or field.startswith("_") or type(descriptor) not in (
+                    types.GetSetDescriptorType, types.MemberDescriptorType) \
+                    or base not in _MRO(type(exc)):
+                continue
+            try:
+                value = convert(descriptor.__get__(exc), field)
+                current = descriptor.__get__(new)
+                if type(current) is not type(value) or current != value:  # plain values both
+                    descriptor.__set__(new, value)  # (an unset filename stays unset)
+            except:  # noqa: E722 - a field that cannot be copied keeps its value
+                pass
+    source = BaseException.__dict__["__dict__"].__get__(exc)
+    target = BaseException.__dict__["__dict__"].__get__(new)
+    for key, value in list(source.items()) if type(source) is dict else ():
+        if type(key) is not str or key in _TEXTS.values() \
+                or (key.startswith("__") and key != "__notes__"):
+            continue
+        try:
+            target[key] = convert(value, key)
+        except:  # noqa: E722 - not plain data: left out
+            pass
 
 
 class HandedIterator:
@@ -434,6 +500,29 @@ class TurnLost(BaseException):
     """Raised where a change of turn could not be completed (see :attr:`Membrane.lost`)."""
 
 
+def _names_of(function) -> dict:
+    """``__name__``, ``__qualname__`` and ``__doc__`` of a function of the code, or of what
+    ``functools`` made of one (``lru_cache``, ``cache``: a C type whose names its
+    ``update_wrapper`` wrote into the object's dictionary), as exact strings; read without
+    running anything of the code's (no attribute lookup through its classes)."""
+    kind = type(function)
+    if kind is types.FunctionType:
+        namespace = {attr: types.FunctionType.__dict__[attr].__get__(function)
+                     for attr in ("__name__", "__qualname__", "__doc__")}
+    else:
+        descriptor = None if of_the_run(kind) \
+            else type.__dict__["__dict__"].__get__(kind).get("__dict__")
+        if type(descriptor) is not types.GetSetDescriptorType:
+            return {}
+        namespace = descriptor.__get__(function)
+        if type(namespace) is not dict:
+            return {}
+        namespace = {key: value for key, value in namespace.items()
+                     if type(key) is str and key in ("__name__", "__qualname__", "__doc__")}
+    return {attr: value for attr, value in namespace.items()
+            if type(value) is str or (attr == "__doc__" and value is None)}
+
+
 class Membrane:
     """The crossings of one run (built by the worker, copied by each child; see the module).
 
@@ -456,6 +545,7 @@ class Membrane:
         self.lost_error = TurnLost(LOST)
         self.kept: list = []  # the code's callables handed to the tests (code_function)
         self.stand_ins: dict = {}  # id(exception class) -> (its stand-in, the class)
+        self.stood_for: dict = {}  # id(a stand-in) -> the class it stands for
         self.code_views: dict = {}  # id of a tests' view -> the code's view
         self.test_views: dict = {}  # id of a code's view -> the tests' view
         self.code_view_ids: set = set()
@@ -499,6 +589,11 @@ class Membrane:
         if view is not None:
             return view
         if issubclass(type(value), type):
+            if of_the_run(value) and BaseException in _MRO(value) \
+                    and _nearest_stdlib_class(value) is not None:
+                # ``except SoldeInsuffisant`` in the tests: the class its raised exceptions
+                # reach them as (see exception_for_tests)
+                return self.stand_in_of(value)
             return hidden(name, value, self.failed)
         if callable(value):
             return self.code_function(value, name)
@@ -578,11 +673,8 @@ class Membrane:
                 raise failure
             return plain
 
-        if type(function) is types.FunctionType:  # the tests read its name, as in Python
-            for attr in ("__name__", "__qualname__", "__doc__"):
-                value = types.FunctionType.__dict__[attr].__get__(function)
-                if type(value) is str or (attr == "__doc__" and value is None):
-                    setattr(call, attr, value)
+        for attr, value in _names_of(function).items():  # the tests read them, as in Python
+            setattr(call, attr, value)
         return call
 
     def _back_to_tests(self, decimal, escaped) -> None:
@@ -783,7 +875,11 @@ class Membrane:
             if replacement is not None:
                 # outside the handler: the tests' exception is not the new one's __context__
                 raise membrane.exception_for_code(replacement)
-            return membrane.to_code(result, what)
+            try:
+                return membrane.to_code(result, what)
+            except PlainValueError as exc:  # written down: the code's except cannot hide it
+                membrane.failed.append(_caught_refusal(exc))
+                raise
 
         return call_tests
 
@@ -897,28 +993,54 @@ class Membrane:
             handed = (f"{type_name(exc)} levée par les tests",)
         return self._standing_in(exc, kind, handed)
 
+    def stand_in_of(self, cls, kind=None, record: bool = False):
+        """The stand-in class of the exception class ``cls`` of the run (made once per run,
+        under its parents' stand-ins), or ``kind`` itself when none can be made. ``record``:
+        ``cls`` is the tests' (their exception on its way to the code), and its stand-in
+        becomes ``cls`` again on the way back."""
+        found = self.stand_ins.get(id(cls))
+        if found is not None:
+            if record and found[0] is not _nearest_stdlib_class(cls):
+                self.stood_for[id(found[0])] = cls
+            return found[0]
+        if kind is None:
+            kind = _nearest_stdlib_class(cls)
+        parent = _run_exception_parent(cls)
+        try:
+            stand_in = _stand_in_class(cls, kind, None if parent is None else
+                                       self.stand_in_of(parent))
+        except:  # noqa: E722 - a name or a base type refuses: the stdlib class itself
+            stand_in = kind
+        self.stand_ins[id(cls)] = (stand_in, cls)
+        if record and stand_in is not kind:
+            self.stood_for[id(stand_in)] = cls
+        return stand_in
+
     def _standing_in(self, exc: BaseException, kind, handed: tuple,
                      text: bool = False) -> BaseException:
         """``exc`` rebuilt for the other side: an exception of :func:`_stand_in_class` when its
         class is of the run (else of its own stdlib class), holding ``handed``; with ``text``
         (the code's exception, read now, on its turn), the text its own ``__str__`` gives."""
         cls = type(exc)
-        if cls is kind:
-            return _rebuilt(kind, handed)
-        found = self.stand_ins.get(id(cls))
-        if found is None:
-            try:
-                found = self.stand_ins[id(cls)] = (_stand_in_class(cls, kind), cls)
-            except:  # noqa: E722 - a name or a base type refuses: the stdlib class itself
-                found = (kind, cls)
-        try:
-            new = _made(found[0], handed)
-        except:  # noqa: E722 - a constructor wanting other arguments (JSONDecodeError wants 3)
-            try:
-                new = _exactly(found[0], handed)  # made without it: still of the stand-in
+        # The stand-in of a class of the tests, coming back from the code (raised by a
+        # function of the tests the code called): the tests' own class again, made without
+        # its constructor (nothing runs on this turn but the standard library's).
+        original = self.stood_for.get(id(cls)) if text else None
+        target = original if original is not None else kind if cls is kind \
+            else self.stand_in_of(cls, kind, record=not text)
+        new = None
+        for make in ((_exactly, _made) if original is not None else (_made, _exactly)):
+            try:  # a constructor may want other arguments (JSONDecodeError wants 3)
+                new = make(target, handed)
+                break
             except:  # noqa: E722
-                new = _rebuilt(kind, handed)
-        if text and type(new) is found[0]:
+                pass
+        if new is None:
+            new = _rebuilt(kind, handed)
+        convert = (lambda value, field: to_plain(value, f"l'attribut {field} de l'exception")) \
+            if text else (lambda value, field: self.to_code(value, "un attribut d'une exception"))
+        _copy_fields(exc, new, convert)
+        if text and original is None and type(new) is target:
             for method, convert in (("__str__", str), ("__repr__", repr)):
                 if _defines(cls, method):
                     try:  # the code's own method, on its turn
