@@ -17,6 +17,8 @@ operator to two plain values.
 
 from __future__ import annotations
 
+import re
+
 import operator
 from collections import Counter, OrderedDict, defaultdict
 
@@ -338,10 +340,15 @@ _BIG_INT = 10 ** 4000  # from here on an int is sent in hexadecimal (linear, and
 
 
 # What the caller decodes costs it about as much CPU per JSON list as the child spent to write
-# it, and a container the value holds many times ([set()] * 150_000) is written out each time:
-# a run's probes send at most this many lists (containers, a dict's pairs, tagged values such
-# as inf or big ints): some 0.3 s of the caller.
-MAX_SENT_CONTAINERS = 150_000
+# it, and a container the value holds many times ([set()] * 100_000) is written out each time:
+# a run's probes send at most this many units (a list, a dict's pair, a tagged value such as
+# inf or a big int: one each; what the caller rebuilds at a higher cost counts more, see
+# _DECODE_WEIGHT): some 0.2 s of the caller, on top of its planning (at most 0.3 s).
+MAX_SENT_CONTAINERS = 100_000
+
+# Measured caller CPU per unit, against a list's 1.6 us: a set, a frozenset or a complex
+# about 2.5 us, an OrderedDict or a Counter 3 us, a defaultdict 4 us.
+_DECODE_WEIGHT = {set: 2, frozenset: 2, complex: 2, OrderedDict: 2, Counter: 2, defaultdict: 3}
 
 
 class RunEncoding:
@@ -371,12 +378,23 @@ class RunEncoding:
                                   "programme d'assertions")
 
 
+_SURROGATE = re.compile('[\ud800-\udfff]')
+
+
 def encode(value, identities: RunEncoding | None = None):
     """Plain value -> JSON-ready structure (assumes ``value`` came from :func:`to_plain`);
     with ``identities`` (the run's :class:`RunEncoding`), each NaN object as its number there,
     and each container counted against the run's budget."""
     kind = type(value)
-    if value is None or kind is bool or kind is str:
+    if kind is str:
+        if value.isascii() or not _SURROGATE.search(value):
+            return value
+        # JSON would write a lone surrogate as \\uXXXX, and the caller's parser joins a high
+        # and a low one into one character: '\\ud83d\\ude00' (two) would arrive as '😀' (one).
+        if identities is not None:
+            identities.spend()
+        return ["u", "".join([format(ord(char), "06x") for char in value])]  # code points
+    if value is None or kind is bool:
         return value
     if kind is int:  # JSON writes an int in decimal, which CPython limits to 4,300 digits
         if -_BIG_INT < value < _BIG_INT:
@@ -393,7 +411,8 @@ def encode(value, identities: RunEncoding | None = None):
             return ["F", "nan"] if identities is None else ["N", identities.number(value)]
         return ["F", repr(value)]
     if identities is not None:  # every list the caller will build: a dict's pairs too
-        identities.spend(1 + (len(value) if issubclass(kind, dict) else 0))
+        identities.spend((1 + (len(value) if issubclass(kind, dict) else 0))
+                         * _DECODE_WEIGHT.get(kind, 1))
     if kind is list:
         return ["l", [encode(x, identities) for x in value]]
     if kind is tuple:
@@ -418,8 +437,9 @@ def encode(value, identities: RunEncoding | None = None):
         if identities is not None and value != value:
             return ["cN", [*parts, identities.number(value)]]
         return ["c", parts]
-    if kind is range:
-        return ["r", [value.start, value.stop, value.step]]
+    if kind is range:  # its bounds as ints are (hexadecimal past 4,300 digits)
+        return ["r", [encode(value.start, identities), encode(value.stop, identities),
+                      encode(value.step, identities)]]
     raise PlainValueError(f"valeur non transmissible : {type_name(value)}")
 
 
@@ -484,8 +504,13 @@ def decode(data, depth: int = 0, objects: dict | None = None):
         return _identity(objects, body[2], lambda: complex(*parts))
     if tag == "b" and type(body) is str:
         return bytes.fromhex(body)
-    if tag == "r" and type(body) is list and len(body) == 3 and all(type(x) is int for x in body):
-        return range(*body)
+    if tag == "r" and type(body) is list and len(body) == 3:
+        bounds = [decode(x, depth + 1) for x in body]
+        if not all(type(x) is int for x in bounds):
+            raise ValueError("valeur mal formée")
+        return range(*bounds)
+    if tag == "u" and type(body) is str and len(body) % 6 == 0:
+        return "".join([chr(int(body[i:i + 6], 16)) for i in range(0, len(body), 6)])
     if tag == "dd" and type(body) is list and len(body) == 2 and type(body[0]) is str \
             and body[0] in PLAIN_FACTORIES:
         copied = defaultdict(PLAIN_FACTORIES[body[0]])

@@ -313,7 +313,9 @@ class CodePlan:
     modules: frozenset
     blob: bytes | None = None  # the compiled code object, marshalled
     error: str | None = None  # why the code could not be compiled
-    tree: ast.AST | None = None  # the checked tree, until the caller compiles it
+    # The checked source, until the caller compiles it (parsed again then: a tree kept in
+    # the cache weighed some 340 bytes per character of a dense program, 400 MB for ten)
+    source: str | None = None
     uses_format: bool = False
     compiles_quickly: bool = False  # a child compiled it within TRUSTED_COMPILE
 
@@ -421,7 +423,7 @@ def _code_plan(code) -> CodePlan:
         if reasons:
             plan = CodePlan("code refusé : " + " ; ".join(reasons), frozenset(modules))
         else:  # compiled later (see CodePlan), by a child first
-            plan = CodePlan(None, frozenset(modules), tree=tree, uses_format=uses_format)
+            plan = CodePlan(None, frozenset(modules), source=code, uses_format=uses_format)
     if cacheable:
         with _LOCK:
             _CODE_CACHE.remember(code, plan, _weight(len(code), plan.blob))
@@ -430,15 +432,18 @@ def _code_plan(code) -> CodePlan:
 
 def compile_code(plan: CodePlan) -> None:
     """The caller compiles a program a child compiled quickly (see :class:`CodePlan`)."""
-    tree = plan.tree
-    if tree is None or plan.blob is not None or plan.error:
+    source = plan.source
+    if source is None or plan.blob is not None or plan.error:
         return
-    compiled, error = _compiled(tree, "<solution>", "exec", tests=False,
-                                uses_format=plan.uses_format)
+    tree, error = parse_source(source)  # the same text, checked already
+    compiled = None
+    if tree is not None:
+        compiled, error = _compiled(tree, "<solution>", "exec", tests=False,
+                                    uses_format=plan.uses_format)
     blob = None if error else marshal.dumps(compiled)
     plan.error = error or _jobpipe.too_big(blob, "le code compilé est")
     plan.blob = None if plan.error else blob
-    plan.tree = None
+    plan.source = None
 
 
 def make_plan(code, tests, *, timeout: float, memory_mb: int, output_limit: int = 20_000) -> Plan:
