@@ -367,6 +367,29 @@ def test_a_dicts_pairs_count_among_what_a_run_sends(sandbox):
     assert result.passed == 0 and all("trop volumineuses" in f.reason for f in result.failures)
 
 
+def test_what_the_caller_rebuilds_dearly_counts_more(sandbox):
+    # A defaultdict costs the caller some 4 us to rebuild, a list 1.6: 149,000 references to
+    # one defaultdict cost it 0.6 s past a 1 s timeout (round 30). They count three times.
+    from course_utils.sandbox import _plain
+
+    third = _plain.MAX_SENT_CONTAINERS // 3
+    code = (f"import collections\nD = [collections.defaultdict(int)] * {third + 10}\n"
+            f"L = [[]] * {third + 10}\ndef f():\n    return D\ndef g():\n    return L\n")
+    refused = sandbox.run(code, ["f() == 0"])
+    assert refused.passed == 0 and "trop volumineuses" in refused.failures[0].reason, refused
+    assert sandbox.run(code, [f"g() == [[]] * {third + 10}"]).ok
+
+
+def test_a_code_plan_keeps_its_source_not_its_tree():
+    # A kept syntax tree weighed some 340 bytes per character of a dense program: ten such
+    # programs held 400 MB of the caller's memory in the plan cache (round 30).
+    code = "def f(x):\n    return 1\n" + "a\n" * 1000
+    plan = _plan._code_plan(code)
+    assert plan.refusal is None and plan.source is code and not hasattr(plan, "tree")
+    _plan.compile_code(plan)
+    assert plan.blob and plan.source is None and plan.error is None
+
+
 def test_a_call_with_thousands_of_keywords_is_refused_before_the_quadratic_compile():
     # CPython 3.11 compares a call's keyword names pairwise: 12,234 cost the caller 0.9 s to
     # compile an assertion program (round 28). Code and tests alike.
