@@ -232,6 +232,27 @@ def _wrapper_names(names, defaults) -> tuple:
     return names
 
 
+def _wrapped_into(wrapper, wrapped, assigned: tuple, updated: tuple):
+    """The writes of ``update_wrapper``, for names already checked. A function of the code's,
+    or of the tests', lends its attributes as they are; anything else (a class's namespace, a
+    function of the runner's or of the standard library) lends copies of its dictionaries,
+    and no ``__dict__`` at all."""
+    own = type(wrapped) is _FUNCTION and _untrusted_owner(wrapped)
+    for name in assigned:
+        try:
+            value = _real_getattr(wrapped, name)
+        except AttributeError:
+            continue
+        if not own and type(value) is dict:
+            value = dict(value)
+        _builtins.setattr(wrapper, name, value)
+    if own:
+        for name in updated:
+            _real_getattr(wrapper, name).update(_real_getattr(wrapped, name, {}))
+    _builtins.setattr(wrapper, "__wrapped__", wrapped)
+    return wrapper
+
+
 def _functools_wrappers():
     import functools
 
@@ -250,23 +271,7 @@ def _functools_wrappers():
         if not _untrusted_owner(wrapper):
             raise TypeError("functools.update_wrapper : l'enveloppe doit être définie par votre "
                             "code dans le bac à sable")
-        # A function of the code's, or of the tests', lends its attributes as they are;
-        # anything else (a class's namespace, a function of the runner's or of the standard
-        # library) lends copies of its dictionaries, and no __dict__ at all.
-        own = type(wrapped) is _FUNCTION and _untrusted_owner(wrapped)
-        for name in assigned:
-            try:
-                value = _real_getattr(wrapped, name)
-            except AttributeError:
-                continue
-            if not own and type(value) is dict:
-                value = dict(value)
-            _builtins.setattr(wrapper, name, value)
-        if own:
-            for name in updated:
-                _real_getattr(wrapper, name).update(_real_getattr(wrapped, name, {}))
-        _builtins.setattr(wrapper, "__wrapped__", wrapped)
-        return wrapper
+        return _wrapped_into(wrapper, wrapped, assigned, updated)
 
     def wraps(wrapped, assigned=functools.WRAPPER_ASSIGNMENTS, updated=functools.WRAPPER_UPDATES):
         assigned = _wrapper_names(assigned, assignments)
@@ -297,20 +302,7 @@ def _stdlib_update_wrapper(real_update):
             return real_update(wrapper, wrapped, assigned, updated)
         assigned = _wrapper_names(assigned, assignments)
         updated = _wrapper_names(updated, updates)
-        own = type(wrapped) is _FUNCTION and _untrusted_owner(wrapped)
-        for name in assigned:
-            try:
-                value = _real_getattr(wrapped, name)
-            except AttributeError:
-                continue
-            if not own and type(value) is dict:
-                value = dict(value)
-            _builtins.setattr(wrapper, name, value)
-        if own:
-            for name in updated:
-                _real_getattr(wrapper, name).update(_real_getattr(wrapped, name, {}))
-        _builtins.setattr(wrapper, "__wrapped__", wrapped)
-        return wrapper
+        return _wrapped_into(wrapper, wrapped, assigned, updated)
 
     update_wrapper.__doc__ = real_update.__doc__
     update_wrapper.__wrapped_by_sandbox__ = True
