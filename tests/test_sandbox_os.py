@@ -69,7 +69,11 @@ ATTEMPTS = {
     "identity_and_limits": [
         "os.setuid(0)",
         "os.setresuid(0, 0, 0)",
-        "__import__('resource').setrlimit(__import__('resource').RLIMIT_CPU, (1000, 1000))",
+        # its own limits only lowered (a spare sets its job's after its lock-down) ...
+        "(__import__('resource').setrlimit(__import__('resource').RLIMIT_CORE, (0, 0)), "
+        "__import__('resource').setrlimit(__import__('resource').RLIMIT_CORE, (1, 1)))",
+        # ... and no other process's
+        "__import__('resource').prlimit(PPID, __import__('resource').RLIMIT_CORE, (0, 0))",
         "libc.prctl(22, 0, 0, 0, 0)",  # PR_SET_SECCOMP: no loosening (a new filter can only add)
     ],
 }
@@ -190,23 +194,29 @@ def test_a_running_sandbox_child_is_filtered_unprivileged_and_without_new_privil
             box.run("import time\ntime.sleep(3)\ndef f():\n    return 1\n", ["f() == 1"],
                     timeout=10)))
         runner.start()
-        locked, descriptors = [], {}
+        locked, descriptors, spares = [], {}, []
         while runner.is_alive() and not descriptors:
             # The run's child sleeps (State S); one that is ending (it closes its descriptors
-            # as it goes) or ended is not the one to look at.
+            # as it goes) or ended is not the one to look at. Spares are locked down too, while
+            # they wait for a job on their pipe (descriptor 4).
             locked = [s for s in _children_status(worker) if s.get("Seccomp", "").strip() == "2"
                       and s.get("State", "").startswith("S")]
             for status in locked:  # what the running code holds: the null device, the channel
                 try:
                     fds = Path(f"/proc/{status['Pid'].strip()}/fd")
-                    descriptors = {int(fd.name): os.readlink(fd) for fd in fds.iterdir()}
+                    held = {int(fd.name): os.readlink(fd) for fd in fds.iterdir()}
                 except OSError:  # it ended meanwhile
                     continue
+                if 4 in held:
+                    spares.append(held)
+                else:
+                    descriptors = held
             time.sleep(0.05)
         runner.join()
         assert seen[0].ok, seen[0]
         assert locked, "no child seen under seccomp"
         assert sorted(descriptors) == [0, 1, 2, 3], descriptors
+        assert spares and all(sorted(held) == [0, 1, 2, 3, 4] for held in spares), spares
         assert {descriptors[fd] for fd in (0, 1, 2)} == {os.devnull}
         assert descriptors[3].startswith("pipe:")
         status = locked[0]

@@ -633,9 +633,20 @@ def _warm_up() -> None:
     time.monotonic()
 
 
+def _lock_down_early(world: World) -> str:
+    """A spare's lock-down before its job arrives: "" once it holds, else why it failed
+    (reported once the job, and with it the run's nonce, has arrived)."""
+    try:
+        _child_os.lock_down(world.boundary or _child_os.prepare())
+    except Exception as exc:  # noqa: BLE001 - reported, and nothing runs
+        return str(exc) or type(exc).__name__
+    return ""
+
+
 def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
-           base: int | None) -> None:
+           base: int | None, early: bool = False) -> None:
     exit_now = os._exit
+    locked = None  # with ``early``: "" once locked down before the job, else why it failed
     try:
         job_fd = _isolate(channel_fd, job_fd, world.null_fd, world.max_fd)
         compiled = None
@@ -658,6 +669,8 @@ def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
                     _child_os.set_no_new_privs(world.boundary)
                 except OSError:  # lock_down tries again, and reports it
                     pass
+            if early:  # the filter lets it read this pipe, and nothing else
+                locked = _lock_down_early(world)
             job, compiled = read_job(job_fd)
             os.close(job_fd)
             send.set_nonce(job.get("nonce", 0))
@@ -667,15 +680,19 @@ def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
             _flush_periodically(send.flush)
             random.seed(0)
         base = address_space() if base is None else base
-        if job_fd is not None and world.load(job.get("modules", ())):
+        if locked is not None:  # locked down already: it can import nothing (the caller
+            # sends such a spare only jobs whose modules the worker imported)
+            if any(name not in world.views for name in job.get("modules", ())):
+                locked = locked or "module non chargé d'avance"
+        elif job_fd is not None and world.load(job.get("modules", ())):
             base = address_space()
             random.seed(0)  # importing a module must not change the run's first numbers
         _limit_resources(float(job["timeout"]), int(job["memory_mb"]), base,
                          fixed=job_fd is None)
-        try:
-            _child_os.lock_down(world.boundary or _child_os.prepare())
-        except Exception as exc:  # noqa: BLE001 - reported, and nothing runs
-            send({"k": "load_error", "msg": f"le bac à sable n'a pas pu isoler le processus ({exc})"})
+        if locked is None:
+            locked = _lock_down_early(world)
+        if locked:
+            send({"k": "load_error", "msg": f"le bac à sable n'a pas pu isoler le processus ({locked})"})
             send.flush()
             return
         if job_fd is None:  # spawned: the supervisor's clock starts now (after start-up)
@@ -693,12 +710,15 @@ def _serve(channel_fd: int, job_fd: int | None, job, guard, world: World,
         exit_now(0)
 
 
-def serve_spare(channel_fd: int, job_fd: int, guard, world: World, base: int | None) -> None:
+def serve_spare(channel_fd: int, job_fd: int, guard, world: World, base: int | None,
+                early: bool = True) -> None:
     """Forked ahead of time: isolate, wait for a job on ``job_fd``, run it, end the process.
 
-    ``base`` is the worker's address space (see :func:`address_space`), measured once.
+    ``base`` is the worker's address space (see :func:`address_space`), measured once. With
+    ``early``, the spare locks itself down before the job arrives (the job then needs no
+    module the worker has not imported); else after it has imported the job's modules.
     """
-    _serve(channel_fd, job_fd, None, guard, world, base)
+    _serve(channel_fd, job_fd, None, guard, world, base, early)
 
 
 def run_child(job: dict, channel_fd: int, guard, world: World) -> None:

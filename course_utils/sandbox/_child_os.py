@@ -9,11 +9,19 @@ Once the child has read its job and imported what it needs, and before any untru
 2. sets ``no_new_privs`` (no set-uid program could give privileges back);
 3. installs a **seccomp filter** (a BPF program the kernel runs on every system call of the
    process and its future threads; it cannot be removed or loosened). The filter allows a short
-   list of calls a running interpreter needs (memory, signals, clocks, ``exit``) and ``write``
-   on the result channel only (descriptor 3); every other call fails with ``EPERM``: opening or
-   creating files, reading any descriptor, ``execve``, ``fork``/``clone``, sockets, ``ptrace``,
-   ``process_vm_readv``/``writev``, ``kill``, changing limits or identity. A system call of
-   another architecture (32-bit entry points) kills the process.
+   list of calls a running interpreter needs (memory, signals, clocks, ``exit``), ``write``
+   on the result channel only (descriptor 3), ``read`` on the job pipe only (descriptor 4,
+   closed once the job is read: no descriptor can be made again) and limits set on the
+   process itself (the job's: no limit can be raised past the hard value it set); every
+   other call fails with ``EPERM``: opening or creating files, reading any other descriptor,
+   ``execve``, ``fork``/``clone``, sockets, ``ptrace``, ``process_vm_readv``/``writev``,
+   ``kill``, changing identity or another process's limits. A system call of another
+   architecture (32-bit entry points) kills the process.
+
+   A forked spare locks itself down this way *before* its job arrives, when the job needs no
+   module beyond those the worker imported (the run then waits for no filter to load);
+   a job that imports another allowed module gets a child that imports it first, then locks
+   itself down.
 
 So even code that walked around every Python layer can neither read, write, connect, spawn, nor
 read the caller's memory; it can only compute, and write records on its own channel (which the
@@ -39,6 +47,7 @@ import os
 import sys
 
 CHANNEL_FD = 3  # the result channel, moved there by the child (the filter names it)
+JOB_FD = CHANNEL_FD + 1  # a spare's job pipe: read once, after the lock-down, then closed
 NOBODY = 65534
 
 # System calls a running interpreter needs once its job is loaded. Everything else: EPERM.
@@ -197,6 +206,11 @@ def _compile() -> bytes:
         except (OSError, ValueError, RuntimeError):  # not a system call on this architecture
             pass
     rules.add_rule(seccomp.ALLOW, "write", seccomp.Arg(0, seccomp.EQ, CHANNEL_FD))
+    # A spare locks itself down before its job arrives (the run then waits for no filter to
+    # load): it reads the job on its pipe, closes it (no descriptor can be made again), and
+    # sets the job's limits on itself, soft and hard alike (none can be raised after).
+    rules.add_rule(seccomp.ALLOW, "read", seccomp.Arg(0, seccomp.EQ, JOB_FD))
+    rules.add_rule(seccomp.ALLOW, "prlimit64", seccomp.Arg(0, seccomp.EQ, 0))
     read_end, write_end = os.pipe()
     try:
         with os.fdopen(write_end, "wb") as sink:

@@ -12,6 +12,7 @@ import select
 import socket
 
 from course_utils.sandbox import _worker
+from course_utils.sandbox._policy import CORE_MODULES
 from course_utils.sandbox._worker import _UNKNOWN, BATCH, SPARES, _pack
 
 # Descriptors received from the worker arrive close-on-exec where the system can (Linux): a
@@ -66,7 +67,8 @@ class ForkClient:
                                      start_new_session=True)
         theirs.close()
         self.sock, self.owner = mine, os.getpid()
-        self.spares: list[tuple[int, int, int]] = []
+        self.spares: list[tuple[int, int, int]] = []  # locked down already: core modules only
+        self.opened: list[tuple[int, int, int]] = []  # children for jobs importing a module
         self.statuses: dict[int, int] = {}
         self.finished: list[int] = []  # children that reported "done": killed with the next ask
         self.asked = 0
@@ -106,12 +108,15 @@ class ForkClient:
         tag = data[:1]
         pid = int.from_bytes(data[1:5], "big", signed=True)
         value = int.from_bytes(data[5:9], "big", signed=True)
-        if tag == b"F":
-            self.asked -= 1
+        if tag == b"F" or tag == b"O":
             if not _CLOEXEC:  # a process the caller starts later must not hold them open
                 for fd in fds:
                     os.set_inheritable(fd, False)
-            self.spares.append((pid, fds[0], fds[1]))
+            if tag == b"F":
+                self.asked -= 1
+                self.spares.append((pid, fds[0], fds[1]))
+            else:
+                self.opened.append((pid, fds[0], fds[1]))
         else:
             self.statuses[pid] = value
 
@@ -124,11 +129,17 @@ class ForkClient:
         if error:
             return error  # nothing to run: the supervisor reports it
         data = pack_job(plan.job, *blobs)
-        if not self.spares and not self.asked:
-            self._ask_spare()
-        while not self.spares:
-            self._read_reply()
-        pid, job_write, channel_read = self.spares.pop(0)
+        if CORE_MODULES.issuperset(plan.job["modules"]):
+            if not self.spares and not self.asked:
+                self._ask_spare()
+            while not self.spares:
+                self._read_reply()
+            pid, job_write, channel_read = self.spares.pop(0)
+        else:  # a module to import: a child that locks itself down after importing it
+            self._send(_pack(b"O", 1))
+            while not self.opened:
+                self._read_reply()
+            pid, job_write, channel_read = self.opened.pop(0)
         handle = ChildHandle(channel_read, pid, self)
         if not send_job(job_write, data, REPLY_DEADLINE):
             self.kill(pid)  # a stopped or dead spare: the run reports no result
@@ -155,10 +166,11 @@ class ForkClient:
     def close(self) -> None:
         if self.owner != os.getpid():  # a forked copy of the caller leaves the worker alone
             return
-        for _pid, job_write, channel_read in self.spares:
+        for _pid, job_write, channel_read in (*self.spares, *self.opened):
             os.close(job_write)  # the spare reads end of file and exits
             os.close(channel_read)
         self.spares.clear()
+        self.opened.clear()
         self.sock.close()  # the worker reads end of file and exits (it kills its children)
         try:
             self.proc.wait(timeout=2)

@@ -9,7 +9,10 @@ a Unix socket shared with the caller:
 
 * ``F n``: fork ``n`` *spare* children back to back (1 to :data:`MAX_BATCH`) and pass the
   caller the two pipe ends of each (``SCM_RIGHTS``): the job pipe and the result channel. A
-  spare isolates itself at once and waits for its job;
+  spare isolates itself and locks itself down at once (``_child_os``), then waits for its
+  job, which may use only the modules the worker imported;
+* ``O``: fork one child the same way for a job that imports another allowed module: it
+  imports it once the job has arrived, then locks itself down;
 * ``K pid``: kill that child (only the worker, its parent, kills and reaps: no pid reuse);
 * ``S pid``: reap it and report its exit status.
 
@@ -97,17 +100,20 @@ def _loop(sock, guard, world, reaped: dict, living: set, reap) -> None:
         while len(pending) >= 5:
             tag, pid = pending[:1], int.from_bytes(pending[1:5], "big", signed=True)
             pending = pending[5:]
-            if tag == b"F":
+            if tag == b"F" or tag == b"O":
                 # ``pid`` spares forked back to back: between two forks the worker runs almost
-                # nothing, so it copies few pages it shares with the spare just forked.
+                # nothing, so it copies few pages it shares with the spare just forked. "F":
+                # spares that lock themselves down at once; "O": one child for a job that
+                # imports a module first (it locks itself down after).
+                early = tag == b"F"
                 forked = []
-                for _ in range(pid if 1 <= pid <= MAX_BATCH else 1):
+                for _ in range(pid if early and 1 <= pid <= MAX_BATCH else 1):
                     job_read, job_write = pipe()
                     channel_read, channel_write = pipe()
                     child = fork()
                     if child == 0:
                         try:  # the spare closes every other descriptor itself (_isolate)
-                            serve_spare(channel_write, job_read, guard, world, base)
+                            serve_spare(channel_write, job_read, guard, world, base, early)
                         finally:
                             os._exit(70)
                     forked.append((child, job_read, job_write, channel_read, channel_write))
@@ -116,7 +122,7 @@ def _loop(sock, guard, world, reaped: dict, living: set, reap) -> None:
                     close(job_read)
                     close(channel_write)
                     fds = job_write.to_bytes(4, sys.byteorder) + channel_read.to_bytes(4, sys.byteorder)
-                    sendmsg([_pack(b"F", child, 0)], [(*rights, fds)])
+                    sendmsg([_pack(tag, child, 0)], [(*rights, fds)])
                     close(job_write)
                     close(channel_read)
                 reap()
