@@ -72,9 +72,11 @@ What each layer stops, and what it does not
 4. **Operating system** (``_child_os``), **Linux**: before the code runs, the child drops to user
    ``nobody`` when run as root, sets ``no_new_privs``, and loads a **seccomp** filter (compiled
    with libseccomp through ``pyseccomp``, once per caller process) that allows memory, signals,
-   clocks, ``exit`` and ``write`` on the result channel only: opening files, reading any
+   clocks, ``exit``, ``write`` on the result channel only, ``read`` on the job pipe only
+   (closed before the code runs) and lowering its own limits: opening files, reading any other
    descriptor, ``execve``, ``fork``/``clone``, sockets, ``ptrace``, ``process_vm_readv``,
-   ``kill``, changing limits or identity all fail with ``EPERM``. Even code that escaped every
+   ``kill``, raising limits or changing identity all fail with ``EPERM`` (a forked spare locks
+   itself down before its job arrives, see ``_child_os``). Even code that escaped every
    Python layer can neither read, write, connect, spawn, signal, nor read another process's
    memory. Plus resource limits (POSIX): CPU seconds, address space (``memory_mb`` above the
    worker's own size, Linux), file size 0, no new process (effective once the child is not
