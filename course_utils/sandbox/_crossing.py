@@ -262,32 +262,60 @@ def _defines(cls, method: str) -> bool:
     return False
 
 
-def _stand_in_class(cls, kind, parent=None):
+def _stand_in_class(cls, kind, parents=(), new=None, init=None):
     """A class for the other side in place of the exception class ``cls`` of one side: derived
     from ``kind`` (the nearest class of the standard library, see
-    :func:`_nearest_stdlib_class`) and from ``parent``, the stand-in of the nearest exception
-    class of the run above ``cls`` (``except Base`` catches the stand-in of a subclass, as in
+    :func:`_nearest_stdlib_class`) and from ``parents``, the stand-ins of the exception
+    classes of the run in its MRO (``except Base`` catches the stand-in of a subclass, as in
     Python); named after ``cls`` (``type(e) is ValueError`` is false for a subclass, and
-    ``type(e).__name__`` is its own), its ``str()`` the one ``cls`` gave."""
+    ``type(e).__name__`` is its own), its ``str()`` the one ``cls`` gave. ``new``: its
+    ``__new__`` (a staticmethod), which refuses to make one outside the runner."""
     name = str.__str__(type.__dict__["__name__"].__get__(cls))  # exact: no method of the code
     namespace = {"__module__": USER_MODULE, "__qualname__": name,
                  "__str__": _stand_in_str, "__repr__": _stand_in_repr, "__slots__": ()}
-    if parent is not None:
-        bases = (parent,) if issubclass(parent, kind) else (parent, kind)
+    if new is not None:
+        namespace["__new__"] = new
+    if init is not None:
+        namespace["__init__"] = init
+    allowed = set(map(id, _MRO(cls)))
+    for bases in ((*parents, *(() if any(issubclass(p, kind) for p in parents) else (kind,))),
+                  (kind,)):
         try:
-            return type(name, bases, namespace)
+            made = type(name, bases, namespace)
         except TypeError:  # no consistent order or layout: the stdlib class alone
-            pass
-    return type(name, (kind,), namespace)
+            continue
+        # Never a stdlib class that is not in cls's own MRO (a metaclass's mro() can put a run
+        # class there without its stdlib bases: a StopIteration would end the tests' loop).
+        if all(id(base) in allowed for base in _MRO(made) if not of_the_run(base)):
+            return made
+    raise TypeError(name)
 
 
-def _run_exception_parent(cls):
-    """The nearest class above ``cls`` in its MRO that is an exception class of the run, or
-    None (read from the MRO: nothing of the code is asked)."""
+def _run_exception_parents(cls) -> list:
+    """The exception classes of the run above ``cls`` in its MRO, nearest first (read from the
+    MRO: nothing of the code is asked)."""
+    return [base for base in _MRO(cls)[1:] if of_the_run(base) and BaseException in _MRO(base)]
+
+
+_BUILDING = [0]  # > 0 while the runner makes an exception (a stand-in's __new__ lets it)
+
+
+def _next_new(cls, skip):
+    """The ``__new__`` after the stand-ins' own in ``cls``'s MRO (a stdlib class's)."""
     for base in _MRO(cls)[1:]:
-        if of_the_run(base) and BaseException in _MRO(base):
-            return base
-    return None
+        found = type.__dict__["__dict__"].__get__(base).get("__new__")
+        if found is not None and found is not skip:
+            return found.__get__(None, cls) if type(found) is staticmethod else found
+    return BaseException.__new__
+
+
+def _next_init(cls, skip):
+    """The ``__init__`` after the stand-ins' own in ``cls``'s MRO (a stdlib class's)."""
+    for base in _MRO(cls)[1:]:
+        found = type.__dict__["__dict__"].__get__(base).get("__init__")
+        if found is not None and found is not skip:
+            return found
+    return BaseException.__init__
 
 
 # Exception attributes that are the exception's machinery, not its data.
@@ -426,7 +454,11 @@ def _rebuilt(kind, args: tuple) -> BaseException:
 
 def _made(kind, args: tuple) -> BaseException:
     """``kind(*args)``, of exactly that class (see :func:`_exactly`)."""
-    new = kind(*args)
+    _BUILDING[0] += 1
+    try:
+        new = kind(*args)
+    finally:
+        _BUILDING[0] -= 1
     return new if type(new) is kind else _exactly(kind, args)
 
 
@@ -435,7 +467,11 @@ def _exactly(kind, args: tuple) -> BaseException:
     the class answers the subclass of that errno (2: FileNotFoundError), which an exception of
     the code's own subclass of OSError never is: the tests' ``except TimeoutError`` must not
     catch it. Raises TypeError when ``kind`` cannot be made so."""
-    new = kind.__new__(kind)  # no arguments: OSError chooses no subclass
+    _BUILDING[0] += 1
+    try:
+        new = kind.__new__(kind)  # no arguments: OSError chooses no subclass
+    finally:
+        _BUILDING[0] -= 1
     if type(new) is not kind:
         raise TypeError(kind)
     oserror = issubclass(kind, OSError) and 2 <= len(args) <= 5
@@ -546,6 +582,43 @@ class Membrane:
         self.kept: list = []  # the code's callables handed to the tests (code_function)
         self.stand_ins: dict = {}  # id(exception class) -> (its stand-in, the class)
         self.stood_for: dict = {}  # id(a stand-in) -> the class it stands for
+        # id(the tests' copy of an exception of the code) -> (the code's exception, the copy):
+        # raised back into the code (through a function of the tests), it is the code's again
+        self.originals: dict = {}
+        failed = self.failed
+
+        def refuse_new(cls, *args, **kwargs):
+            if _BUILDING[0]:
+                return _next_new(cls, self._stand_in_new)(cls, *args, **kwargs)
+            name = str.__str__(type.__dict__["__name__"].__get__(cls))
+            original = self.code_classes.get(id(cls))
+            if original is not None and self.tests_turn:
+                # the tests make the code's exception (raise Retry()): made by the code's own
+                # class, on its turn, and handed over as the stand-in of what it made
+                make = self.constructors.get(id(cls))
+                if make is None:
+                    make = self.constructors[id(cls)] = self.code_function(
+                        original, name, makes_exception=True)
+                made = make(*args, **kwargs)
+                self.made_by_code.add(id(made))  # initialised already: by the code's class
+                return made
+            message = (f"{name} est une classe d'exception de l'autre côté du bac à sable : "
+                       f"elle s'attrape (except {name}) mais ne se crée pas ici")
+            failed.append(message)  # written down: an except of the tests cannot hide it
+            raise TypeError(message)
+
+        self._stand_in_new = staticmethod(refuse_new)
+        self.made_by_code: set = set()
+
+        def stand_in_init(instance, *args, **kwargs):
+            if id(instance) in self.made_by_code:
+                self.made_by_code.discard(id(instance))
+                return
+            _next_init(type(instance), stand_in_init)(instance, *args, **kwargs)
+
+        self._stand_in_init = stand_in_init
+        self.code_classes: dict = {}  # id(the stand-in of a class of the code) -> that class
+        self.constructors: dict = {}  # id(such a stand-in) -> its class, wrapped for the tests
         self.code_views: dict = {}  # id of a tests' view -> the code's view
         self.test_views: dict = {}  # id of a code's view -> the tests' view
         self.code_view_ids: set = set()
@@ -602,7 +675,7 @@ class Membrane:
         except PlainValueError:
             return hidden(name, value, self.failed)
 
-    def code_function(self, function, name: str):
+    def code_function(self, function, name: str, makes_exception: bool = False):
         """Wrap a function of the untrusted code for the tests: it gets what the tests hand
         over (:meth:`to_code`), runs in the code's own decimal context, and the tests only
         ever see plain copies of what it returns (:meth:`exception_for_tests` for what it
@@ -648,7 +721,8 @@ class Membrane:
                         _GRAVEYARD.clear()  # old cache entries of the code die on its turn
                     result = function(*args, **kwargs)
                     try:
-                        plain = to_plain(result, f"la valeur renvoyée par {name}")
+                        plain = membrane.exception_for_tests(result) if makes_exception \
+                            else to_plain(result, f"la valeur renvoyée par {name}")
                     except PlainValueError as exc:
                         membrane.failed.append(_caught_refusal(exc))
                         failure = exc
@@ -944,6 +1018,7 @@ class Membrane:
         except:  # noqa: E722 - whatever the class of what it raised
             handed = (f"{type_name(exc)} levée par le code",)
         new = self._standing_in(exc, kind, handed, text=True)
+        self.originals[id(new)] = (exc, new)  # both kept alive: their ids stay theirs
         tb = _traceback(exc)
         frames = []
         suspended = False
@@ -978,7 +1053,11 @@ class Membrane:
     def exception_for_code(self, exc: BaseException) -> BaseException:
         """A new exception for the code in place of ``exc``, raised by the tests' code: of the
         nearest class of the standard library in its class's MRO, with arguments handed over
-        by :meth:`to_code` (their text when they cannot be)."""
+        by :meth:`to_code` (their text when they cannot be). The tests' copy of an exception of
+        the code is the code's own exception again."""
+        original = self.originals.get(id(exc))
+        if original is not None and original[1] is exc:
+            return original[0]
         kind = _nearest_stdlib_class(type(exc))
         if kind is None:
             new = _unmatched(exc, "les tests")
@@ -1005,15 +1084,18 @@ class Membrane:
             return found[0]
         if kind is None:
             kind = _nearest_stdlib_class(cls)
-        parent = _run_exception_parent(cls)
         try:
-            stand_in = _stand_in_class(cls, kind, None if parent is None else
-                                       self.stand_in_of(parent))
+            parents = [self.stand_in_of(parent) for parent in _run_exception_parents(cls)]
+            stand_in = _stand_in_class(cls, kind, [p for p in parents if p is not kind],
+                                       self._stand_in_new, self._stand_in_init)
         except:  # noqa: E722 - a name or a base type refuses: the stdlib class itself
             stand_in = kind
         self.stand_ins[id(cls)] = (stand_in, cls)
-        if record and stand_in is not kind:
-            self.stood_for[id(stand_in)] = cls
+        if stand_in is not kind:
+            if record:
+                self.stood_for[id(stand_in)] = cls
+            elif not (type(_module(cls)) is str and str.__eq__(_module(cls), TESTS_MODULE)):
+                self.code_classes[id(stand_in)] = cls
         return stand_in
 
     def _standing_in(self, exc: BaseException, kind, handed: tuple,
