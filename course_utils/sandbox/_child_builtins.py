@@ -125,20 +125,20 @@ def checked_init(obj):
     owner = _real_getattr(method, "__self__", None)  # bound: the object it initialises
     if owner is not None and type(owner) is not ModuleType:
         _initialised(owner)
-    kind = type(obj)
-    if issubclass(kind, super):  # super().__init__: the object it is bound to
-        _initialised(_super_self(obj))
-    elif issubclass(kind, type) and owner is None:  # unbound: the object comes first
+        if issubclass(type(obj), super):  # super().__init__: the object it is bound to
+            _initialised(_super_self(obj))
+        return method
+    # Unbound, whatever ``obj`` was (Base.__init__, super(S, S).__init__): the object to
+    # initialise is the first positional argument, and it must be there (``self=`` given by
+    # name would be initialised unchecked).
 
-        def unbound(*args, **kwargs):
-            if args:
-                _initialised(args[0])
-            return method(*args, **kwargs)
+    def unbound(*args, **kwargs):
+        if not args:
+            raise TypeError("__init__ : l'objet à initialiser doit être le premier argument")
+        _initialised(args[0])
+        return method(*args, **kwargs)
 
-        return unbound
-    else:
-        _initialised(obj)
-    return method
+    return unbound
 
 
 def _checked_template(template) -> str:
@@ -610,6 +610,28 @@ def _shadow_eval_exec() -> None:
         for attr, guard in zip(("eval", "exec"), _STDLIB_EVAL_EXEC):
             if attr not in namespace:
                 namespace[attr] = guard
+
+
+class _FrozenWrites:
+    """``object`` as the methods dataclasses generate for a frozen class reach it
+    (``__dataclass_builtins_object__.__setattr__(self, name, value)``): the write goes past
+    every guard of the object's class, so it is made only into an object of a class of the run
+    (``B.__init__(re.IGNORECASE, 0)``, ``self=`` a typing form, rewrote what the tests read)."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def __setattr__(obj, name, value):
+        if not of_the_run(type(obj)):
+            raise TypeError(f"dataclass figée : {type_name(obj)} n'est pas une classe de votre "
+                            "code, son objet ne s'initialise pas ainsi dans le bac à sable")
+        object.__setattr__(obj, name, value)
+
+    @staticmethod
+    def __delattr__(obj, name):
+        if not of_the_run(type(obj)):
+            raise TypeError(f"dataclass figée : {type_name(obj)} n'est pas une classe de votre code")
+        object.__delattr__(obj, name)
 
 
 _COMPILED_REFS: list = []  # code objects of forward references: trusted, so kept alive
@@ -1099,6 +1121,11 @@ def harden_modules(modules: dict) -> None:
         real_create = dataclasses._create_fn
 
         def _create_fn(*args, **kwargs):  # strings and values computed by dataclasses
+            scope = kwargs.get("locals")
+            if type(scope) is dict and scope.get("__dataclass_builtins_object__") is object:
+                # a frozen class's __init__ writes through object.__setattr__, past any guard
+                # of the object's class: only into an object of a class of the run
+                kwargs["locals"] = {**scope, "__dataclass_builtins_object__": _FrozenWrites}
             function = real_create(*args, **kwargs)
             trust_generated(function)
             return function
