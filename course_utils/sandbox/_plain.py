@@ -80,6 +80,17 @@ def type_name(value) -> str:
     return name if type(name) is str else "?"
 
 
+def _kept_every_key(copied, item, base, what: str):
+    """``copied``, the rebuilt dict or set, if it kept as many keys as ``item`` (read through
+    ``base``): keys of str or int subclasses with their own hash and equality, copied down to
+    their base values, may merge (``{S('a'): 5, 'a': 2}`` would arrive as ``{'a': 2}``)."""
+    if len(copied) != base.__len__(item):
+        raise PlainValueError(f"{what} : des clés distinctes deviennent égales une fois copiées "
+                              "(sous-classes de str ou int à égalité propre) : renvoyez des "
+                              "clés simples")
+    return copied
+
+
 def to_plain(value, what: str = "la valeur"):
     """Return ``value`` as plain data (the object itself when it already is), or raise.
 
@@ -121,7 +132,7 @@ def to_plain(value, what: str = "la valeur"):
             copies[key] = (copied, item)
             for k, v in item.items():
                 copied[convert(k, depth + 1)] = convert(v, depth + 1)
-            return copied
+            return _kept_every_key(copied, item, dict, what)
         if kind is set or kind is frozenset:
             items = [convert(x, depth + 1) for x in item]
             # A set copied from the set keeps its table, hence its order (list(s) says the
@@ -130,7 +141,7 @@ def to_plain(value, what: str = "la valeur"):
             source = item if same else items
             copied = set(source) if kind is set else frozenset(source)
             copies[key] = (copied, item)
-            return copied
+            return _kept_every_key(copied, item, kind, what)
         # Subclasses of plain types: read the value through the base type, never the subclass.
         # issubclass on the real type: an object cannot fake it with a __class__ property.
         for base, read in _CONVERT_SCALAR:
@@ -152,7 +163,7 @@ def to_plain(value, what: str = "la valeur"):
             if issubclass(kind, base):
                 copied = base([convert(x, depth + 1) for x in base.__iter__(item)])
                 copies[key] = (copied, item)
-                return copied
+                return copied if base is tuple else _kept_every_key(copied, item, base, what)
         if issubclass(kind, Counter) and issubclass(kind, OrderedDict):
             # Neither copy compares as Python does: Python's == follows the class's own MRO
             raise PlainValueError(f"{what} est un objet de type {type_name(item)}, à la fois "
@@ -162,26 +173,26 @@ def to_plain(value, what: str = "la valeur"):
             copies[key] = (copied, item)
             for k, v in OrderedDict.items(item):
                 copied[convert(k, depth + 1)] = convert(v, depth + 1)
-            return copied
+            return _kept_every_key(copied, item, dict, what)
         if issubclass(kind, Counter):  # kept as such: Counter({'a': 0}) == Counter()
             copied = Counter()
             copies[key] = (copied, item)
             for k, v in dict.items(item):
                 dict.__setitem__(copied, convert(k, depth + 1), convert(v, depth + 1))
-            return copied
+            return _kept_every_key(copied, item, dict, what)
         if kind is defaultdict and _factory_name(_DEFAULT_FACTORY(item, defaultdict)) is not None:
             # exactly: a subclass's own __missing__ would not be the copy's
             copied = defaultdict(_DEFAULT_FACTORY(item, defaultdict))
             copies[key] = (copied, item)
             for k, v in dict.items(item):
                 dict.__setitem__(copied, convert(k, depth + 1), convert(v, depth + 1))
-            return copied
+            return _kept_every_key(copied, item, dict, what)
         if issubclass(kind, dict):
             copied = {}
             copies[key] = (copied, item)
             for k, v in dict.items(item):
                 copied[convert(k, depth + 1)] = convert(v, depth + 1)
-            return copied
+            return _kept_every_key(copied, item, dict, what)
         raise PlainValueError(
             f"{what} est un objet de type {type_name(item)} : seules les données simples "
             "(nombres, chaînes, listes, tuples, dictionnaires, ensembles, None, booléens) "
@@ -391,8 +402,8 @@ def encode(value, identities: RunEncoding | None = None):
             return value
         # JSON would write a lone surrogate as \\uXXXX, and the caller's parser joins a high
         # and a low one into one character: '\\ud83d\\ude00' (two) would arrive as '😀' (one).
-        if identities is not None:
-            identities.spend()
+        if identities is not None:  # the caller rebuilds it character by character
+            identities.spend(1 + len(value) // 8)
         return ["u", "".join([format(ord(char), "06x") for char in value])]  # code points
     if value is None or kind is bool:
         return value
