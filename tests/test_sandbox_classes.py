@@ -651,6 +651,22 @@ _SOLDE = ("class SoldeInsuffisant(Exception):\n    pass\ndef retirer(solde, mont
 _PAIR = "def f():\n    return chr(0xD83D) + chr(0xDE00)\n"
 
 
+_MRO_STOP = ("class D(StopIteration):\n    pass\nclass M(type):\n    def mro(cls):\n"
+             "        if cls.__name__ == 'C':\n"
+             "            return (cls, D, ValueError, Exception, BaseException, object)\n"
+             "        return type.mro(cls)\nclass C(StopIteration, metaclass=M):\n    pass\n"
+             "def is_prime(n):\n    raise C(n)\n")
+_MRO_KEY = ("class D(KeyError):\n    pass\nclass M(type):\n    def mro(cls):\n"
+            "        if cls.__name__ == 'C':\n"
+            "            return (cls, D, ValueError, Exception, BaseException, object)\n"
+            "        return super().mro()\nclass C(ValueError, metaclass=M):\n    pass\n"
+            "def lookup(d, k):\n    raise C(k)\n")
+_FROZEN = ("import re\nfrom dataclasses import dataclass\n@dataclass(frozen=True)\nclass B:\n"
+           "    _value_: int\n")
+_IGNORECASE_TEST = "assert f('ABC') == (re.match('abc', 'ABC', re.IGNORECASE) is not None)\n"
+_SAME_KEYS = ("class S(str):\n    def __hash__(self):\n        return 12345\n"
+              "    def __eq__(self, other):\n        return self is other\n")
+
 CLASSES = {
     # Values compared by exact type: a class whose metaclass says it equals int, str... never
     # passes for plain data, at any depth, in expressions or programs.
@@ -2167,6 +2183,60 @@ CLASSES = {
         ("tuple_inside", "def f():\n    return (1, (chr(0xD83D) + chr(0xDE00),))\n",
          ["f() == (1, ('\U0001F600',))"]),
     ],
+
+    # A stand-in derived from its parents' stand-ins took their stdlib classes too: a metaclass
+    # mro() put a run class D in C's MRO without D's stdlib bases, and C's stand-in became a
+    # StopIteration (ending the tests' loop) or a KeyError (round 31). False in Python.
+    "stand_in_mro_lie": [
+        ("stop_all", _MRO_STOP, ["all(map(is_prime, [4, 9]))"]),
+        ("stop_list", _MRO_STOP, ["list(map(is_prime, [4, 9])) == []"]),
+        ("stop_program", _MRO_STOP, "for r in map(is_prime, [4, 9, 15]):\n    assert not r\n"
+         "assert sorted(filter(is_prime, range(20))) == []\n"),
+        ("key_except", _MRO_KEY, "try:\n    lookup({}, 'x')\nexcept KeyError:\n    pass\n"
+         "else:\n    assert False\n"),
+        ("key_issubclass", _MRO_KEY, "assert issubclass(C, KeyError)\n"),
+        ("lookup_except", _MRO_KEY, "try:\n    lookup({}, 'x')\nexcept LookupError:\n    pass\n"
+         "else:\n    assert False\n"),
+    ],
+    # An unbound __init__ (super(S, S).__init__, or self= given by name) initialised an object
+    # shared with the tests: a frozen dataclass's __init__ writes through object.__setattr__
+    # (re.IGNORECASE's value, typing.Optional's _getitem, a stdlib property) (round 31).
+    "init_unbound": [
+        ("super_type_flag", _FROZEN + "class S(B):\n    pass\nsuper(S, S).__init__(re.IGNORECASE, 0)\n"
+         "def f(s):\n    return False\n", _IGNORECASE_TEST),
+        ("self_keyword_flag", _FROZEN + "B.__init__(self=re.IGNORECASE, _value_=0)\n"
+         "def f(s):\n    return False\n", _IGNORECASE_TEST),
+        ("super_type_property", "import fractions\nclass S(property):\n    pass\n"
+         "def fake(self):\n    return 99\nsuper(S, S).__init__(fractions.Fraction.numerator, fake)\n"
+         "def f():\n    return 99\n", "assert f() == fractions.Fraction(3, 4).numerator\n"),
+        ("self_keyword_typing", "import typing\nfrom dataclasses import dataclass\n"
+         "@dataclass(frozen=True)\nclass B:\n    _getitem: object\ndef grab(self, params):\n"
+         "    return int\nB.__init__(self=typing.Optional, _getitem=grab)\ndef f():\n    return 1\n",
+         "import typing\nclass Sq:\n    pass\nassert typing.Optional[Sq] is int\n"),
+        ("super_type_typing", "import typing\nfrom dataclasses import dataclass\n"
+         "@dataclass(frozen=True)\nclass B:\n    _getitem: object\ndef grab(self, params):\n"
+         "    return int\nclass S(B):\n    pass\nsuper(S, S).__init__(typing.Optional, grab)\n"
+         "def f():\n    return 1\n",
+         "import typing\nclass Sq:\n    pass\nassert typing.Optional[Sq] is int\n"),
+    ],
+    # Keys of str or int subclasses with their own equality, copied down to their base values,
+    # merged: {S('a'): 5, 'a': 2} reached the tests as {'a': 2} (round 31). False in Python.
+    "distinct_keys_merged": [
+        ("dict", _SAME_KEYS + "def f():\n    return {S('a'): 5, 'a': 2, 'b': 1}\n",
+         ["f() == {'a': 2, 'b': 1}"]),
+        ("set", _SAME_KEYS + "def f():\n    return {S('a'), 'a'}\n", ["f() == {'a'}"]),
+        ("frozenset", _SAME_KEYS + "def f():\n    return frozenset({S('a'), 'a'})\n",
+         ["f() == frozenset({'a'})"]),
+        ("ordered", _SAME_KEYS + "import collections\ndef f():\n"
+         "    return collections.OrderedDict([(S('a'), 5), ('a', 2)])\n",
+         ["f() == collections.OrderedDict([('a', 2)])"]),
+        ("counter", _SAME_KEYS + "import collections\ndef f():\n"
+         "    return collections.Counter({S('a'): 5, 'a': 2})\n",
+         ["f() == collections.Counter({'a': 2})"]),
+        ("int_keys", "class I(int):\n    def __hash__(self):\n        return 7\n"
+         "    def __eq__(self, other):\n        return self is other\n"
+         "def f():\n    return {I(1): 'x', 1: 'y'}\n", ["f() == {1: 'y'}"]),
+    ],
 }
 
 
@@ -2695,3 +2765,38 @@ def test_round_30_values_cross_as_python_has_them(sandbox):
                          ["f() == '\\ud83d\\ude00'", "len(f()) == 2", "f() != '\U0001F600'",
                           "r() == range(10**5000)"])
     assert result.ok and result.passed == 4, result
+
+
+_ROUND_31_HONEST = [
+    # an exception class of two classes of the code is caught as either
+    ("class A(Exception):\n    pass\nclass B(Exception):\n    pass\nclass C(A, B):\n    pass\n"
+     "def f():\n    raise C('x')\n",
+     "assert issubclass(C, A) and issubclass(C, B)\ntry:\n    f()\nexcept B as e:\n"
+     "    assert str(e) == 'x'\nelse:\n    assert False\n"),
+    # the tests make and raise the code's exception; the code catches its own class
+    ("class Retry(Exception):\n    pass\ndef run(task):\n    tries = 0\n    while True:\n"
+     "        tries += 1\n        try:\n            return task(), tries\n        except Retry:\n"
+     "            if tries > 3:\n                return None, tries\n",
+     "state = [0]\ndef task():\n    state[0] += 1\n    if state[0] < 3:\n        raise Retry()\n"
+     "    return 'done'\nassert run(task) == ('done', 3)\n"),
+    ("class Solde(ValueError):\n    def __init__(self, manque):\n"
+     "        super().__init__(f'il manque {manque}')\n        self.manque = manque\n",
+     "e = Solde(5)\nassert str(e) == 'il manque 5' and e.manque == 5 and isinstance(e, ValueError)\n"),
+    # the code's exception, raised through a function of the tests, is the code's again
+    ("class Bad(ValueError):\n    pass\ndef parse(x):\n    if x < 0:\n        raise Bad(x)\n"
+     "    return x\ndef process(apply):\n    try:\n        return apply(parse, [1, -1])\n"
+     "    except Bad:\n        return 'bad'\n",
+     "def apply(fn, xs):\n    return [fn(x) for x in xs]\nassert process(apply) == 'bad'\n"),
+    # initialisers and frozen dataclasses of the code
+    ("from dataclasses import dataclass\n@dataclass(frozen=True)\nclass P:\n    x: int\n"
+     "    y: int = 0\nclass Q(P):\n    pass\nclass A:\n    def __init__(self, v):\n        self.v = v\n"
+     "class B(A):\n    def __init__(self, v):\n        super().__init__(v)\n        A.__init__(self, v + 1)\n"
+     "def f():\n    return (P(1, 2).y, Q(3).x, hash(P(1, 2)) == hash(P(1, 2)), B(1).v)\n",
+     "assert f() == (2, 3, True, 2)\n"),
+]
+
+
+@pytest.mark.parametrize("code, tests", _ROUND_31_HONEST)
+def test_round_31_keeps_what_python_answers(sandbox, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.ok and result.passed == 1, result

@@ -380,6 +380,16 @@ def test_what_the_caller_rebuilds_dearly_counts_more(sandbox):
     assert sandbox.run(code, [f"g() == [[]] * {third + 10}"]).ok
 
 
+def test_a_string_the_caller_rebuilds_by_characters_counts_by_its_length(sandbox):
+    # Lone surrogates cross as code points, which the caller rebuilds one by one: 690,000 of
+    # them in each of four probes cost it 0.8 s past a 1 s timeout (round 31). They count
+    # one unit per 8 characters.
+    code = "S = '\\ud800' * 690000\ndef f(i):\n    return S\n"
+    result = sandbox.run(code, [f"f({i}) == 1" for i in range(4)], timeout=5, memory_mb=512)
+    assert result.passed == 0
+    assert any("trop volumineuses" in failure.reason for failure in result.failures), result
+
+
 def test_a_code_plan_keeps_its_source_not_its_tree():
     # A kept syntax tree weighed some 340 bytes per character of a dense program: ten such
     # programs held 400 MB of the caller's memory in the plan cache (round 30).
