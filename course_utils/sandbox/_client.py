@@ -136,7 +136,9 @@ class ForkClient:
                 self._read_reply()
             pid, job_write, channel_read = self.spares.pop(0)
         else:  # a module to import: a child that locks itself down after importing it
-            self._send(_pack(b"O", 1))
+            kills = [_pack(b"K", pid) for pid in self.finished]  # with it, as _ask_spare does
+            self.finished.clear()
+            self._send(b"".join([*kills, _pack(b"O", 1)]))
             while not self.opened:
                 self._read_reply()
             pid, job_write, channel_read = self.opened.pop(0)

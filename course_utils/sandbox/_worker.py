@@ -13,7 +13,8 @@ a Unix socket shared with the caller:
   job, which may use only the modules the worker imported;
 * ``O``: fork one child the same way for a job that imports another allowed module: it
   imports it once the job has arrived, then locks itself down;
-* ``K pid``: kill that child (only the worker, its parent, kills and reaps: no pid reuse);
+* ``K pid``: kill that child if it is still one of its own, not reaped yet (only the worker,
+  its parent, kills and reaps: a pid it has reaped may be another process's now);
 * ``S pid``: reap it and report its exit status.
 
 Being idle between forks, the worker keeps a clean memory image: a fork costs it little, and
@@ -127,13 +128,14 @@ def _loop(sock, guard, world, reaped: dict, living: set, reap) -> None:
                     close(channel_read)
                 reap()
             elif tag == b"K":
-                if pid not in reaped:  # an unreaped child keeps its pid: no risk of reuse
+                if pid in living:  # a child not reaped yet keeps its pid: no other process has
+                    # it (a pid merely absent from ``reaped``, which forgets, may be anyone's)
                     try:
                         os.kill(pid, signal.SIGKILL)
                     except ProcessLookupError:
                         pass
             elif tag == b"S":
-                if pid not in reaped:
+                if pid in living:
                     reap(pid, block=True)
                 sock.sendall(_pack(b"S", pid, reaped.get(pid, _UNKNOWN)))
 
