@@ -211,6 +211,15 @@ def _compile() -> bytes:
     # sets the job's limits on itself, soft and hard alike (none can be raised after).
     rules.add_rule(seccomp.ALLOW, "read", seccomp.Arg(0, seccomp.EQ, JOB_FD))
     rules.add_rule(seccomp.ALLOW, "prlimit64", seccomp.Arg(0, seccomp.EQ, 0))
+    try:  # an older C library's setrlimit (its own process, by construction)
+        rules.add_rule(seccomp.ALLOW, "setrlimit")
+    except (OSError, ValueError, RuntimeError):  # no such call on this architecture
+        pass
+    for name in ("select", "pselect6"):  # Python 3.10's time.sleep: no descriptor, a timeout
+        try:
+            rules.add_rule(seccomp.ALLOW, name, seccomp.Arg(0, seccomp.EQ, 0))
+        except (OSError, ValueError, RuntimeError):
+            pass
     read_end, write_end = os.pipe()
     try:
         with os.fdopen(write_end, "wb") as sink:
@@ -401,19 +410,63 @@ def seal_mapping_proxy() -> bool:
             operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge)}
         methods["__or__"] = lambda self, other: dict(self) | copied(other)
         methods["__ror__"] = lambda self, other: copied(other) | dict(self)
-        flags = ctypes.c_ulong.from_address(id(proxy) + offset)
-        immutable = flags.value & _IMMUTABLETYPE
-        flags.value &= ~_IMMUTABLETYPE
-        try:
-            for name, method in methods.items():
-                type.__setattr__(proxy, name, method)
+        import gc
+
+        # The type's own dictionary, the one lookups read (for a static built-in type it is
+        # kept apart from the type object from Python 3.12 on: type.__setattr__ does not
+        # reach it), written directly; then the method cache forgets the type.
+        found = [d for d in gc.get_referents(vars(proxy)) if type(d) is dict]
+        if len(found) == 1 and _point_slots_at_methods(proxy, offset):
+            found[0].update(methods)
+            modified = ctypes.pythonapi.PyType_Modified
+            modified.argtypes, modified.restype = (ctypes.py_object,), None
+            modified(proxy)
             done = True
-        except TypeError:
-            pass
-        finally:  # only this bit: setting an attribute reset the type's version tag flags
-            flags.value |= immutable
     _PROXY_SEALED.append(done)
     return done
+
+
+def _point_slots_at_methods(cls, flags_offset: int) -> bool:
+    """Make the C slots of the built-in type ``cls`` for comparisons and ``|`` the generic
+    ones that call the methods in its dictionary (``slot_tp_richcompare``, ``slot_nb_or``).
+    Setting the methods updates the slots up to Python 3.11, not for a static built-in type
+    after (3.12+). The generic functions' addresses are read from a class of ours; the layout
+    (``tp_richcompare`` 4 words after ``tp_flags``, ``tp_as_number`` 9 words before it,
+    ``nb_or`` the 16th of the number methods) is checked on classes whose slots are known.
+    False when it does not hold: nothing is written then."""
+    import ctypes
+
+    word = ctypes.sizeof(ctypes.c_void_p)
+    rich, number, nb_or = flags_offset + 4 * word, flags_offset - 9 * word, 15 * word
+
+    def read(address: int) -> int:
+        return ctypes.c_void_p.from_address(address).value or 0
+
+    def slots(kind) -> tuple:
+        numbers = read(id(kind) + number)
+        return read(id(kind) + rich), read(numbers + nb_or) if numbers else 0
+
+    class First:
+        def __eq__(self, other):
+            return NotImplemented
+
+        def __or__(self, other):
+            return NotImplemented
+
+    class Second(First):
+        def __eq__(self, other):
+            return NotImplemented
+
+        def __or__(self, other):
+            return NotImplemented
+
+    generic = slots(First)
+    if not all(generic) or slots(Second) != generic or slots(int)[1] in (0, generic[1]) \
+            or slots(object)[0] in (0, generic[0]) or not read(id(cls) + number):
+        return False
+    ctypes.c_void_p.from_address(id(cls) + rich).value = generic[0]
+    ctypes.c_void_p.from_address(read(id(cls) + number) + nb_or).value = generic[1]
+    return True
 
 
 _GENERIC_ACCESS: dict = {}  # id(class) -> (its attribute access is object's own, the class)

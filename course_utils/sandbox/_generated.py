@@ -8,13 +8,13 @@ Checking the names beforehand cannot be made airtight (the code can rename a fie
 check and the generation); checking the text that is about to run can.
 
 :func:`problem` parses the text and accepts it only if it has the shape ``dataclasses`` gives
-its methods: one ``def __create_fn__(...)`` without defaults returning one inner function whose
-defaults and annotations are plain names, and whose body only assigns attributes, compares,
-builds tuples and f-strings, and calls the few functions ``dataclasses`` calls (``type``,
-``hash``, ``super(...).__setattr__``, ``object.__setattr__``, ``__post_init__``, default
-factories, ``FrozenInstanceError``). Anything else (a call to any other function, a lambda, a
-subscript, a comprehension, a star...) is refused before the window opens: text injected
-through a field name cannot run.
+its methods: one ``def __create_fn__(...)`` without defaults returning one inner function (or,
+from Python 3.13, all of a class's in a tuple) whose defaults and annotations are plain
+names, and whose body only assigns attributes, compares, builds tuples and f-strings, and
+calls the few functions ``dataclasses`` calls (``type``, ``hash``, ``super(...).__setattr__``,
+``object.__setattr__``, ``__post_init__``, default factories, ``FrozenInstanceError``).
+Anything else (a call to any other function, a lambda, a subscript, a comprehension, a
+star...) is refused before the window opens: text injected through a field name cannot run.
 """
 
 from __future__ import annotations
@@ -25,11 +25,12 @@ import re
 from course_utils.sandbox._child_audit import close_window, open_window
 from course_utils.sandbox._static import attribute_refusal
 
-_FACTORY = re.compile(r"_dflt_[A-Za-z_][A-Za-z0-9_]*\Z")
+# A default factory: _dflt_x up to Python 3.11, __dataclass_dflt_x__ after.
+_FACTORY = re.compile(r"(?:_dflt_[A-Za-z_][A-Za-z0-9_]*|__dataclass_dflt_[A-Za-z_][A-Za-z0-9_]*__)\Z")
 _CALLED_NAMES = frozenset({"type", "hash", "super", "FrozenInstanceError"})
 _SELF_NAMES = frozenset({"self", "__dataclass_self__"})
-_EXPRESSIONS = (ast.Name, ast.Constant, ast.Attribute, ast.Tuple, ast.Compare, ast.BoolOp,
-                ast.IfExp, ast.BinOp, ast.JoinedStr, ast.FormattedValue, ast.Call)
+_EXPRESSIONS = (ast.Name, ast.Constant, ast.Attribute, ast.Tuple, ast.Set, ast.Compare,
+                ast.BoolOp, ast.IfExp, ast.BinOp, ast.JoinedStr, ast.FormattedValue, ast.Call)
 _CONTEXT_FREE = (ast.Load, ast.Store, ast.cmpop, ast.boolop, ast.operator)
 _FORBIDDEN = frozenset({"__import__", "__build_class__", "exec", "eval", "compile", "open",
                         "globals", "locals", "vars", "getattr", "setattr", "delattr",
@@ -51,26 +52,41 @@ def problem(source) -> str | None:
         return "forme inattendue"
     outer = tree.body[0]
     if outer.name != "__create_fn__" or not _plain_parameters(outer.args, outer=True) \
-            or outer.decorator_list or outer.returns is not None or len(outer.body) != 2:
+            or outer.decorator_list or outer.returns is not None or len(outer.body) < 2:
         return "forme inattendue"
-    inner, last = outer.body
-    if type(inner) is not ast.FunctionDef or type(last) is not ast.Return \
-            or type(last.value) is not ast.Name or last.value.id != inner.name:
+    *inners, last = outer.body
+    # one method returned (up to Python 3.12), or all of a class's in a tuple (3.13)
+    returned = [last.value] if type(last) is ast.Return and type(last.value) is ast.Name \
+        else last.value.elts if type(last) is ast.Return and type(last.value) is ast.Tuple \
+        else None
+    if returned is None or len(returned) != len(inners) \
+            or any(type(inner) is not ast.FunctionDef or type(name) is not ast.Name
+                   or name.id != inner.name for inner, name in zip(inners, returned)):
         return "forme inattendue"
-    if inner.decorator_list or not _plain_parameters(inner.args, outer=False) \
-            or not (inner.returns is None or type(inner.returns) is ast.Name):
-        return "paramètres inattendus"
-    for index, statement in enumerate(inner.body):
-        if type(statement) is ast.Return and index != len(inner.body) - 1:
-            return "instruction après un return"
-        reason = _statement(statement)
-        if reason:
-            return reason
+    for inner in inners:
+        if not _plain_decorators(inner.decorator_list) \
+                or not _plain_parameters(inner.args, outer=False) \
+                or not (inner.returns is None or type(inner.returns) is ast.Name):
+            return "paramètres inattendus"
+        for index, statement in enumerate(inner.body):
+            if type(statement) is ast.Return and index != len(inner.body) - 1:
+                return "instruction après un return"
+            reason = _statement(statement)
+            if reason:
+                return reason
     for node in ast.walk(tree):  # the names dataclasses writes, never the interpreter's
         if type(node) is ast.Name and (node.id == "__builtins__" or node.id.startswith("__sandbox")
                                        or node.id in _FORBIDDEN):
             return f"nom inattendu ({node.id})"
     return None
+
+
+def _plain_decorators(decorators: list) -> bool:
+    """None, or the one dataclasses puts on ``__repr__`` (Python 3.13):
+    ``@__dataclasses_recursive_repr()``."""
+    return all(type(node) is ast.Call and type(node.func) is ast.Name
+               and node.func.id == "__dataclasses_recursive_repr"
+               and not node.args and not node.keywords for node in decorators)
 
 
 def _plain_parameters(arguments: ast.arguments, outer: bool) -> bool:

@@ -46,8 +46,9 @@ _LOAD = ast.Load()
 
 
 def _node(kind, pos: dict, **fields):
-    """``kind(**fields, **pos)``, built at half the cost of the keyword constructor."""
-    node = kind()
+    """``kind(**fields, **pos)``, built at half the cost of the keyword constructor (and
+    without its initialiser, which from Python 3.13 warns of the fields given only after)."""
+    node = kind.__new__(kind)
     node.__dict__.update(fields)
     node.__dict__.update(pos)
     return node

@@ -327,13 +327,15 @@ _FSTRING_START = re.compile(r"""(?<![A-Za-z0-9_])(?:[fF][rR]?|[rR][fF])('{3}|"{3
 
 # The body of a string after its opening quote, up to (not including) what ends it: the same
 # quote unescaped, or for one quote an unescaped end of line. A backslash escapes any character,
-# a newline too (a continued line: the string goes on). Possessive: each character is read
-# once, never again on backtracking.
+# a newline too (a continued line: the string goes on). Written as an unrolled loop (plain
+# characters, then an escape or a lone quote and plain characters again): no two ways to read
+# a character and nothing after the loop, so the engine never backtracks and reads each
+# character once (possessive quantifiers would say so too, but Python 3.10 has none).
 _STRING_BODY = {
-    "'": re.compile(r"(?:[^'\\\n]++|\\.)*+", re.DOTALL),
-    '"': re.compile(r'(?:[^"\\\n]++|\\.)*+', re.DOTALL),
-    "'''": re.compile(r"(?:[^'\\]++|\\.|'(?!''))*+", re.DOTALL),
-    '"""': re.compile(r'(?:[^"\\]++|\\.|"(?!""))*+', re.DOTALL),
+    "'": re.compile(r"[^'\\\n]*(?:\\.[^'\\\n]*)*", re.DOTALL),
+    '"': re.compile(r'[^"\\\n]*(?:\\.[^"\\\n]*)*', re.DOTALL),
+    "'''": re.compile(r"[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*", re.DOTALL),
+    '"""': re.compile(r'[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*', re.DOTALL),
 }
 
 
