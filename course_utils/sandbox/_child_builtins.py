@@ -393,6 +393,8 @@ def _dataclass_wrappers(module):
     real_dataclass = vars(module).get("__sandbox_real_dataclass__", module.dataclass)
     module.__sandbox_real_dataclass__ = real_dataclass  # idempotent: wrapped once
     real_make = module.make_dataclass
+    code = real_make.__code__  # read here, in the worker: not in strict mode
+    takes_module = "module" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     _FIELD_CLASS[0] = module.Field
 
     def dataclass(cls=None, /, **options):
@@ -416,6 +418,8 @@ def _dataclass_wrappers(module):
         namespace = options.get("namespace")
         caller = _sys._getframe(1).f_globals.get("__name__", USER_MODULE)
         options["namespace"] = {"__module__": caller, **(namespace or {})}
+        if takes_module:  # Python 3.12+ names the module itself: the caller's frame is ours
+            options.setdefault("module", caller)
         return real_make(cls_name, checked, **options)
 
     # make_dataclass decorates the class it builds with the module's own ``dataclass``: the
@@ -528,6 +532,35 @@ def _seal_user_string(user_string) -> None:
     format.__wrapped_by_sandbox__ = format_map.__wrapped_by_sandbox__ = True
     type.__setattr__(user_string, "format", format)
     type.__setattr__(user_string, "format_map", format_map)
+
+
+def _seal_user_copies(user_dict, user_list) -> None:
+    """``UserDict.__copy__`` and ``UserList.__copy__`` make ``cls.__new__(cls)`` and write
+    into its ``__dict__``: a ``__new__`` of the code's subclass returning an object shared
+    with the tests (an enum member, ``typing.List``) had the code's attributes written into
+    it, past its seal. Written out here: the new object must be exactly of the copied
+    object's class (a class of the code's: no shared object is), and its own dictionary is
+    written through the real descriptor."""
+    if _builtins.hasattr(vars(user_dict).get("__copy__"), "__wrapped_by_sandbox__"):
+        return
+
+    def copier(copy_data):
+        def __copy__(self):
+            cls = type(self)
+            inst = cls.__new__(cls)
+            if type(inst) is not cls:
+                raise TypeError(f"copie refusée dans le bac à sable : {type_name(cls)}.__new__ "
+                                "ne rend pas un objet neuf de sa classe")
+            source, target = _own_dict(self), _own_dict(inst)
+            target.update(source)
+            target["data"] = copy_data(source["data"])  # a copy, as the real one makes
+            return inst
+
+        __copy__.__wrapped_by_sandbox__ = True
+        return __copy__
+
+    type.__setattr__(user_dict, "__copy__", copier(lambda data: data.copy()))
+    type.__setattr__(user_list, "__copy__", copier(lambda data: data[:]))
 
 
 def _plain_identifier(name: str) -> bool:
@@ -679,6 +712,25 @@ def _generated_exec(source, globals=None, locals=None, /):
         _builtins.exec(code, scope, locals)
     finally:
         close_window()
+    made = locals.get("__create_fn__") if type(locals) is dict else None
+    if made is not None:  # dataclasses calls it next, with the values the text names
+        locals["__create_fn__"] = _creating(made)
+
+
+def _creating(made):
+    """``__create_fn__`` as dataclasses calls it: a frozen class's methods write through
+    ``object.__setattr__`` past any guard of the object's class, so they get
+    :class:`_FrozenWrites` in its place; what it returns (a method, or from Python 3.13 all a
+    class's in a tuple) is registered as generated (dataclasses reads their signatures)."""
+    def create(*args, **values):
+        if values.get("__dataclass_builtins_object__") is object:
+            values["__dataclass_builtins_object__"] = _FrozenWrites
+        made_now = made(*args, **values)
+        for function in made_now if type(made_now) is tuple else (made_now,):
+            trust_generated(function)
+        return made_now
+
+    return create
 
 
 def _guarded_abc_register(real):
@@ -774,6 +826,12 @@ def _typing_caches_by_identity(typing) -> None:
                     continue
                 if id(contents) in caches:
                     cell.cell_contents = _identity_cache(contents.__wrapped__)
+    # Python 3.12+: inner() finds its cache in the module's _caches, keyed by the function
+    by_function = vars(typing).get("_caches")
+    if type(by_function) is dict:
+        for function, cached in list(by_function.items()):
+            if id(cached) in caches:
+                by_function[function] = _identity_cache(cached.__wrapped__)
 
 
 def _count_prefixes_aside(html_diff) -> None:
@@ -801,7 +859,7 @@ def _seal_enum_convert(enum_module) -> None:
     the real lookup, and sorts the values it keeps, which hands each of them to the ``__eq__``
     of a value of the code's: any object's namespace reached the code (the runner's functions'
     attributes, and through them its globals)."""
-    meta = enum_module.EnumType
+    meta = getattr(enum_module, "EnumType", None) or enum_module.EnumMeta  # EnumMeta: 3.10
     convert = vars(meta).get("_convert_")
     if convert is None or _builtins.hasattr(convert, "__wrapped_by_sandbox__"):
         return
@@ -1106,6 +1164,7 @@ def harden_modules(modules: dict) -> None:
         collections.namedtuple = guarded_namedtuple(collections.namedtuple)
     if collections is not None:
         _seal_user_string(collections.UserString)
+        _seal_user_copies(collections.UserDict, collections.UserList)
     abc = modules.get("abc") or sys.modules.get("abc")
     if abc is not None and _builtins.hasattr(abc, "_abc_register") \
             and not _builtins.hasattr(abc._abc_register, "__wrapped_by_sandbox__"):
@@ -1116,40 +1175,27 @@ def harden_modules(modules: dict) -> None:
         copy_deepcopy[0] = copy.deepcopy
         copy._reconstruct = _guarded_reconstruct(copy._reconstruct)
     dataclasses = modules.get("dataclasses")
-    if dataclasses is not None and _builtins.hasattr(dataclasses, "_create_fn") \
-            and not _builtins.hasattr(dataclasses._create_fn, "__wrapped_by_sandbox__"):
-        real_create = dataclasses._create_fn
-
-        def _create_fn(*args, **kwargs):  # strings and values computed by dataclasses
-            scope = kwargs.get("locals")
-            if type(scope) is dict and scope.get("__dataclass_builtins_object__") is object:
-                # a frozen class's __init__ writes through object.__setattr__, past any guard
-                # of the object's class: only into an object of a class of the run
-                kwargs["locals"] = {**scope, "__dataclass_builtins_object__": _FrozenWrites}
-            function = real_create(*args, **kwargs)
-            trust_generated(function)
-            return function
-
-        _create_fn.__wrapped_by_sandbox__ = True
-        dataclasses._create_fn = _create_fn
+    if dataclasses is not None and vars(dataclasses).get("exec") is not _generated_exec:
         _seal_field_names(dataclasses.Field)
         checked_fields = _named_fields(dataclasses.fields, dataclasses.Field)
         checked_fields.__wrapped_by_sandbox__ = True
         checked_fields.__doc__ = dataclasses.fields.__doc__
         dataclasses.fields = checked_fields  # asdict and astuple call it for every level
-        # The text _create_fn executes holds names the untrusted code chose (its fields, and
+        # The text dataclasses executes holds names the untrusted code chose (its fields, and
         # the Field objects of its base classes, which it can rename at any time): it runs in
         # a window only once its shape is checked (_generated), whatever the names were.
         dataclasses.exec = _generated_exec
     regex = modules.get("re") or sys.modules.get("re")
-    if regex is not None and _builtins.hasattr(regex._compile_repl, "cache_info"):
-        # re caches compiled replacement templates under the (template, pattern) given: a
-        # template of the code that says it equals any other would be handed to the tests.
-        # No cache: a template is parsed at each use (microseconds), and forget_caches has
-        # one dictionary less to empty after every call.
-        uncached = regex._compile_repl.__wrapped__
-        uncached.cache_clear = lambda: None  # re.purge() calls it
-        regex._compile_repl = uncached
+    # re caches compiled replacement templates under the (template, pattern) given: a template
+    # of the code that says it equals any other would be handed to the tests. No cache: a
+    # template is parsed at each use (microseconds), and forget_caches has one dictionary less
+    # to empty after every call. (_compile_repl up to Python 3.11, _compile_template after.)
+    for name in ("_compile_repl", "_compile_template"):
+        cached = vars(regex).get(name) if regex is not None else None
+        if cached is not None and _builtins.hasattr(cached, "cache_info"):
+            uncached = cached.__wrapped__
+            uncached.cache_clear = lambda: None  # re.purge() calls it
+            _builtins.setattr(regex, name, uncached)
     _shadow_eval_exec()
     functools = sys.modules.get("functools")
     if functools is not None and not _builtins.hasattr(functools.update_wrapper,
@@ -1247,14 +1293,16 @@ def _own_only(decorator):
 
 def _typing_decorators():
     typing = __import__("typing")
-    real_transform = typing.dataclass_transform
+    _WRAPPED[("typing", "no_type_check")] = _own_only(typing.no_type_check)
+    _WRAPPED[("typing", "final")] = _own_only(typing.final)
+    real_transform = getattr(typing, "dataclass_transform", None)  # Python 3.11+
+    if real_transform is None:
+        return
 
     def dataclass_transform(**kwargs):
         return _own_only(real_transform(**kwargs))
 
     dataclass_transform.__doc__ = real_transform.__doc__
-    _WRAPPED[("typing", "no_type_check")] = _own_only(typing.no_type_check)
-    _WRAPPED[("typing", "final")] = _own_only(typing.final)
     _WRAPPED[("typing", "dataclass_transform")] = dataclass_transform
 
 

@@ -51,6 +51,7 @@ whose module is the tests' or the code's.
 
 from __future__ import annotations
 
+import builtins
 import copy
 import gc
 import sys
@@ -70,6 +71,15 @@ _base = type.__dict__["__base__"].__get__
 _dict = type.__dict__["__dict__"].__get__
 _MODULES = sys.modules  # the real table: a running child's sys.modules is emptied (_child._serve)
 _args = BaseException.args.__get__
+# Exception groups (Python 3.11+): their exceptions cross one by one.
+_BASE_GROUP = getattr(builtins, "BaseExceptionGroup", None)
+if _BASE_GROUP is not None:
+    _GROUP_MESSAGE = _BASE_GROUP.__dict__["message"].__get__
+    _GROUP_EXCEPTIONS = _BASE_GROUP.__dict__["exceptions"].__get__
+
+
+def _is_group(cls) -> bool:
+    return _BASE_GROUP is not None and _BASE_GROUP in _MRO(cls)
 _traceback = BaseException.__traceback__.__get__
 _set_traceback = BaseException.__traceback__.__set__
 gc_enable, gc_disable, gc_isenabled, gc_is_tracked = gc.enable, gc.disable, gc.isenabled, \
@@ -298,6 +308,9 @@ def _run_exception_parents(cls) -> list:
 
 
 _BUILDING = [0]  # > 0 while the runner makes an exception (a stand-in's __new__ lets it)
+# The code's exceptions whose copies the tests may raise back into the code (where they are
+# the code's own again): the latest ones only, a loop of 500,000 raises kept them all.
+MAX_ORIGINALS = 256
 
 
 def _next_new(cls, skip):
@@ -452,13 +465,23 @@ def _rebuilt(kind, args: tuple) -> BaseException:
             kind = _base(kind)
 
 
-def _made(kind, args: tuple) -> BaseException:
-    """``kind(*args)``, of exactly that class (see :func:`_exactly`)."""
+def _building(make, *args):
+    """``make(*args)`` with :data:`_BUILDING` raised and the collector off: no finaliser of
+    the code runs meanwhile (one calling a function of the tests would find it raised)."""
+    collecting = gc.isenabled()
+    gc.disable()
     _BUILDING[0] += 1
     try:
-        new = kind(*args)
+        return make(*args)
     finally:
         _BUILDING[0] -= 1
+        if collecting:
+            gc.enable()
+
+
+def _made(kind, args: tuple) -> BaseException:
+    """``kind(*args)``, of exactly that class (see :func:`_exactly`)."""
+    new = _building(kind, *args)
     return new if type(new) is kind else _exactly(kind, args)
 
 
@@ -466,12 +489,11 @@ def _exactly(kind, args: tuple) -> BaseException:
     """An exception of exactly ``kind`` holding ``args``. Called by ``OSError(errno, text)``,
     the class answers the subclass of that errno (2: FileNotFoundError), which an exception of
     the code's own subclass of OSError never is: the tests' ``except TimeoutError`` must not
-    catch it. Raises TypeError when ``kind`` cannot be made so."""
-    _BUILDING[0] += 1
-    try:
-        new = kind.__new__(kind)  # no arguments: OSError chooses no subclass
-    finally:
-        _BUILDING[0] -= 1
+    catch it. Raises TypeError when ``kind`` cannot be made so (an exception group is valid
+    only as its constructor makes it)."""
+    if _is_group(kind):
+        raise TypeError(kind)
+    new = _building(kind.__new__, kind)  # no arguments: OSError chooses no subclass
     if type(new) is not kind:
         raise TypeError(kind)
     oserror = issubclass(kind, OSError) and 2 <= len(args) <= 5
@@ -500,9 +522,13 @@ def forget_caches() -> None:
     that the code's next call empties, while the code is current."""
     modules = _MODULES
     regex = modules.get("re")
-    if regex is not None and regex._cache:  # swapped, not copied: nothing is hashed or sized
-        _GRAVEYARD.append(regex._cache)
-        regex._cache = {}  # re's functions read the module's global at each call
+    if regex is not None:  # swapped, not copied: nothing is hashed or sized
+        namespace = vars(regex)
+        for name in ("_cache", "_cache2"):  # _cache2: Python 3.12+
+            cache = namespace.get(name)
+            if cache:
+                _GRAVEYARD.append(cache)
+                namespace[name] = {}  # re's functions read the module's globals at each call
     strptime = modules.get("_strptime")
     if strptime is not None and strptime._regex_cache:
         _GRAVEYARD.append(strptime._regex_cache)
@@ -511,16 +537,17 @@ def forget_caches() -> None:
 
 def sided_random(membrane, code_random, tests_random):
     """What ``statistics`` finds as its global ``random`` (``NormalDist.samples`` draws from
-    ``random.gauss``): the tests' generator on the tests' turn, the code's on the code's.
-    The real module's functions are bound to the code's generator, which the code can seed
-    and steer; the tests' inputs must come from theirs (see ``_child_builtins.tests_view``).
+    ``random.gauss``, from Python 3.13 ``random.random``): the tests' generator on the tests'
+    turn, the code's on the code's. The real module's functions are bound to the code's
+    generator, which the code can seed and steer; the tests' inputs must come from theirs (see
+    ``_child_builtins.tests_view``).
     The membrane stays in a closure: the object has no attribute of its own to walk."""
 
     class SidedRandom:
         __slots__ = ()
 
-        def __getattr__(self, name):  # the names statistics reads, and no other
-            if name != "gauss" and name != "Random":
+        def __getattr__(self, name):  # the names statistics reads (3.13: random), no other
+            if name != "gauss" and name != "Random" and name != "random":
                 raise AttributeError(name)
             return getattr(tests_random if membrane.tests_turn else code_random, name)
 
@@ -588,7 +615,8 @@ class Membrane:
         failed = self.failed
 
         def refuse_new(cls, *args, **kwargs):
-            if _BUILDING[0]:
+            if (_BUILDING[0] and not self.tests_turn) or id(cls) not in self.made_stand_ins:
+                # the runner making one; or a class of the tests derived from a stand-in
                 return _next_new(cls, self._stand_in_new)(cls, *args, **kwargs)
             name = str.__str__(type.__dict__["__name__"].__get__(cls))
             original = self.code_classes.get(id(cls))
@@ -618,6 +646,7 @@ class Membrane:
 
         self._stand_in_init = stand_in_init
         self.code_classes: dict = {}  # id(the stand-in of a class of the code) -> that class
+        self.made_stand_ins: set = set()  # ids of the stand-ins made (kept in stand_ins)
         self.constructors: dict = {}  # id(such a stand-in) -> its class, wrapped for the tests
         self.code_views: dict = {}  # id of a tests' view -> the code's view
         self.test_views: dict = {}  # id of a code's view -> the tests' view
@@ -1012,13 +1041,20 @@ class Membrane:
             self.failed.append(message)
             return RuntimeError(message)
         try:  # converting may run the code (a key's __hash__), which may raise anything
-            handed = _with_file_names(exc, kind, tuple(
-                to_plain(arg, "l'argument de l'exception") for arg in _args(exc)),
-                lambda name: to_plain(name, "le nom de fichier de l'exception"))
+            if _is_group(kind):  # its exceptions cross one by one
+                handed = (to_plain(_GROUP_MESSAGE(exc), "le message du groupe"),
+                          [self.exception_for_tests(inner) for inner in _GROUP_EXCEPTIONS(exc)])
+            else:
+                handed = _with_file_names(exc, kind, tuple(
+                    to_plain(arg, "l'argument de l'exception") for arg in _args(exc)),
+                    lambda name: to_plain(name, "le nom de fichier de l'exception"))
         except:  # noqa: E722 - whatever the class of what it raised
             handed = (f"{type_name(exc)} levée par le code",)
         new = self._standing_in(exc, kind, handed, text=True)
-        self.originals[id(new)] = (exc, new)  # both kept alive: their ids stay theirs
+        originals = self.originals
+        originals[id(new)] = (exc, new)  # both kept alive: their ids stay theirs
+        if len(originals) > MAX_ORIGINALS:  # the oldest forgotten (it is the code's turn)
+            del originals[next(iter(originals))]
         tb = _traceback(exc)
         frames = []
         suspended = False
@@ -1065,9 +1101,13 @@ class Membrane:
             return new
         args = _args(exc)
         try:
-            handed = _with_file_names(exc, kind, tuple(
-                self.to_code(arg, "l'argument d'une exception des tests") for arg in args),
-                lambda name: self.to_code(name, "un nom de fichier"))
+            if _is_group(kind):
+                handed = (self.to_code(_GROUP_MESSAGE(exc), "le message du groupe"),
+                          [self.exception_for_code(inner) for inner in _GROUP_EXCEPTIONS(exc)])
+            else:
+                handed = _with_file_names(exc, kind, tuple(
+                    self.to_code(arg, "l'argument d'une exception des tests") for arg in args),
+                    lambda name: self.to_code(name, "un nom de fichier"))
         except PlainValueError:
             handed = (f"{type_name(exc)} levée par les tests",)
         return self._standing_in(exc, kind, handed)
@@ -1085,13 +1125,17 @@ class Membrane:
         if kind is None:
             kind = _nearest_stdlib_class(cls)
         try:
-            parents = [self.stand_in_of(parent) for parent in _run_exception_parents(cls)]
+            # a parent that is itself a stand-in (a class of the tests derived from the
+            # code's, as the tests hold it) is the class it stands for on the other side
+            parents = [self.code_classes.get(id(parent)) or self.stood_for.get(id(parent))
+                       or self.stand_in_of(parent) for parent in _run_exception_parents(cls)]
             stand_in = _stand_in_class(cls, kind, [p for p in parents if p is not kind],
                                        self._stand_in_new, self._stand_in_init)
         except:  # noqa: E722 - a name or a base type refuses: the stdlib class itself
             stand_in = kind
         self.stand_ins[id(cls)] = (stand_in, cls)
         if stand_in is not kind:
+            self.made_stand_ins.add(id(stand_in))
             if record:
                 self.stood_for[id(stand_in)] = cls
             elif not (type(_module(cls)) is str and str.__eq__(_module(cls), TESTS_MODULE)):
@@ -1111,7 +1155,10 @@ class Membrane:
         target = original if original is not None else kind if cls is kind \
             else self.stand_in_of(cls, kind, record=not text)
         new = None
-        for make in ((_exactly, _made) if original is not None else (_made, _exactly)):
+        makers = (_exactly, _made) if original is not None else (_made, _exactly)
+        if _is_group(target):  # a group is valid only made by its class
+            makers = (_made,)
+        for make in makers:
             try:  # a constructor may want other arguments (JSONDecodeError wants 3)
                 new = make(target, handed)
                 break
