@@ -73,7 +73,9 @@ def test_every_method_dataclasses_writes_has_the_accepted_shape(generated):
     class Child(Plain):
         z: int = 0
 
-    assert len(generated) >= 15
+    # one text per method up to Python 3.12, one per class (all its methods) in 3.13
+    assert sum(line.startswith(" def ") for source in generated
+               for line in source.splitlines()) >= 15
     assert [problem(source) for source in generated] == [None] * len(generated)
     assert Post(3).total == 6 and Child(1).z == 0 and repr(Frozen(2)).endswith("Frozen(self=2, b='z')")
 
