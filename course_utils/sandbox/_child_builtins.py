@@ -400,6 +400,12 @@ def _dataclass_wrappers(module):
     def dataclass(cls=None, /, **options):
         def wrap(cls):
             _checked_fields(cls)
+            if options.get("init", True) is False and issubclass(type(cls), type) \
+                    and type.__dict__["__dict__"].__get__(cls).get("__doc__") is None:
+                # dataclasses writes a missing docstring from inspect.signature(cls), which for
+                # an initialiser of the interpreter's parses its text signature (compile:
+                # refused): the class's name instead
+                type.__setattr__(cls, "__doc__", str.__str__(type.__dict__["__name__"].__get__(cls)))
             return real_dataclass(cls, **options)
 
         return wrap if cls is None else wrap(cls)
@@ -532,6 +538,32 @@ def _seal_user_string(user_string) -> None:
     format.__wrapped_by_sandbox__ = format_map.__wrapped_by_sandbox__ = True
     type.__setattr__(user_string, "format", format)
     type.__setattr__(user_string, "format_map", format_map)
+
+
+def _uncached_stdlib_functions() -> None:
+    """Every function of a standard library module that an ``lru_cache`` keeps answers for,
+    by argument: replaced by the function itself. Such a cache looks its keys up by equality
+    and is shared by the code and the tests: a key of the code's whose ``__eq__`` runs on the
+    tests' turn, or says it equals theirs, answers for them (``re``'s templates; from Python
+    3.12 ``fractions``' hash of every Fraction). A cache without arguments is left alone, and
+    typing's own caches are keyed by identity instead (:func:`_typing_caches_by_identity`)."""
+    import functools
+
+    cache_type = type(functools.lru_cache()(lambda: None))
+    for name, module in list(sys.modules.items()):
+        if type(module) is not ModuleType or name.startswith("course_utils") \
+                or name in ("typing", "builtins", "sys", "__main__"):
+            continue
+        namespace = vars(module)
+        for attr, value in list(namespace.items()):
+            if type(value) is not cache_type:
+                continue
+            function = _builtins.getattr(value, "__wrapped__", None)
+            code = _builtins.getattr(function, "__code__", None)
+            if code is None or not (code.co_argcount or code.co_flags & 0x0C):  # *args, **kw
+                continue
+            function.cache_clear = lambda: None  # what purge functions call
+            namespace[attr] = function
 
 
 def _seal_user_copies(user_dict, user_list) -> None:
@@ -1197,6 +1229,7 @@ def harden_modules(modules: dict) -> None:
             uncached.cache_clear = lambda: None  # re.purge() calls it
             _builtins.setattr(regex, name, uncached)
     _shadow_eval_exec()
+    _uncached_stdlib_functions()
     functools = sys.modules.get("functools")
     if functools is not None and not _builtins.hasattr(functools.update_wrapper,
                                                        "__wrapped_by_sandbox__"):

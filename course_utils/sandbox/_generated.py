@@ -52,7 +52,7 @@ def problem(source) -> str | None:
         return "forme inattendue"
     outer = tree.body[0]
     if outer.name != "__create_fn__" or not _plain_parameters(outer.args, outer=True) \
-            or outer.decorator_list or outer.returns is not None or len(outer.body) < 2:
+            or outer.decorator_list or outer.returns is not None or not outer.body:
         return "forme inattendue"
     *inners, last = outer.body
     # one method returned (up to Python 3.12), or all of a class's in a tuple (3.13)

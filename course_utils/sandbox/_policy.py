@@ -48,6 +48,8 @@ LAZY_DEPENDENCIES = {
     "datetime": ("_strptime",),
     "unicodedata": ("encodings.idna",),
 }
+if __import__("sys").version_info >= (3, 12):  # runtime-checkable protocols' isinstance
+    LAZY_DEPENDENCIES["typing"] = ("inspect",)
 
 USER_MODULE = "solution"  # the __name__ of the untrusted code's namespace
 TESTS_MODULE = "tests"  # the __name__ of the tests' namespace
