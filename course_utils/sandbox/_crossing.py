@@ -1124,12 +1124,19 @@ class Membrane:
             return found[0]
         if kind is None:
             kind = _nearest_stdlib_class(cls)
+        ancestors = _run_exception_parents(cls)
+        for parent in ancestors:
+            # a class derived from a stand-in (the tests' subclass of the code's class, as they
+            # hold it) is, on the other side, the class that stand-in stands for: never a base
+            # of a class the runner makes (its metaclass, the other side's, would make it)
+            original = self.code_classes.get(id(parent)) or self.stood_for.get(id(parent))
+            if original is not None:
+                self.stand_ins[id(cls)] = (original, cls)
+                return original
         try:
-            # a parent that is itself a stand-in (a class of the tests derived from the
-            # code's, as the tests hold it) is the class it stands for on the other side
-            parents = [self.code_classes.get(id(parent)) or self.stood_for.get(id(parent))
-                       or self.stand_in_of(parent) for parent in _run_exception_parents(cls)]
-            stand_in = _stand_in_class(cls, kind, [p for p in parents if p is not kind],
+            parents = [self.stand_in_of(parent) for parent in ancestors]
+            stand_in = _stand_in_class(cls, kind, [p for p in parents if p is not kind and
+                                                   id(p) in self.made_stand_ins],
                                        self._stand_in_new, self._stand_in_init)
         except:  # noqa: E722 - a name or a base type refuses: the stdlib class itself
             stand_in = kind
@@ -1155,7 +1162,10 @@ class Membrane:
         target = original if original is not None else kind if cls is kind \
             else self.stand_in_of(cls, kind, record=not text)
         new = None
-        makers = (_exactly, _made) if original is not None else (_made, _exactly)
+        made_here = id(target) in self.made_stand_ins
+        # the tests' own class: made without its constructor (on the code's turn)
+        theirs = original is not None or (text and not made_here and target is not kind)
+        makers = (_exactly, _made) if theirs else (_made, _exactly)
         if _is_group(target):  # a group is valid only made by its class
             makers = (_made,)
         for make in makers:
@@ -1169,7 +1179,7 @@ class Membrane:
         convert = (lambda value, field: to_plain(value, f"l'attribut {field} de l'exception")) \
             if text else (lambda value, field: self.to_code(value, "un attribut d'une exception"))
         _copy_fields(exc, new, convert)
-        if text and original is None and type(new) is target:
+        if text and made_here and type(new) is target:
             for method, convert in (("__str__", str), ("__repr__", repr)):
                 if _defines(cls, method):
                     try:  # the code's own method, on its turn
