@@ -55,6 +55,12 @@ def test_notebook_runs_headless_with_papermill(path, tmp_path, monkeypatch):
 @pytest.mark.parametrize("path", WITH_OUTPUTS, ids=ids(WITH_OUTPUTS))
 def test_committed_outputs_reproduce_under_strict_nbval(path):
     nb = nbformat.read(path, as_version=4)
+    # The outputs are committed from one Python version (its error messages, and with them the
+    # offline model's token counts, change between versions): exact reproduction holds there.
+    recorded = nb.metadata.get("language_info", {}).get("version", "")
+    if recorded and recorded.split(".")[:2] != [str(n) for n in sys.version_info[:2]]:
+        pytest.skip(f"sorties enregistrées sous Python {recorded}, pas "
+                    f"{sys.version_info.major}.{sys.version_info.minor}")
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert code and all(c.get("execution_count") for c in code), (
         f"{path.name} doit être committé avec ses sorties : python -m course_utils refresh")

@@ -2894,3 +2894,60 @@ def test_copies_of_user_dicts_and_lists_still_work(sandbox):
             "    return [dict(u), dict(c), c.tag, type(c).__name__, list(l), type(l).__name__]\n")
     result = sandbox.run(code, ["f() == [{'a': 1}, {'a': 1, 'b': 2}, 't', 'U', [1, 2, 3], 'L']"])
     assert result.ok, result
+
+
+@pytest.mark.parametrize("tests", [
+    "from fractions import Fraction\nfrom decimal import Decimal\nseen = {Fraction(1, 3)}\n"
+    "assert third() == float(Decimal(1) / Decimal(3))\n",
+    "from fractions import Fraction\nassert hash(Fraction(1, 3)) == hash(Fraction(2, 3))\n",
+])
+def test_round_33_no_cache_of_the_standard_library_answers_for_the_code(sandbox, tests):
+    # Python 3.12's fractions caches every Fraction's hash by (numerator, denominator), looked
+    # up by equality: an int subclass of the code's stored as a numerator ran its __eq__ on the
+    # tests' turn, or gave its hash to their Fraction (round 33). False in Python.
+    code = ("import fractions, decimal\nclass Z(int):\n    def __eq__(self, other):\n"
+            "        decimal.getcontext().prec = 3\n        return True\n    def __hash__(self):\n"
+            "        return 1\n    def __abs__(self):\n        return 2\n"
+            "for n in (1, 2):\n    probe = fractions.Fraction(7, 3)\n    probe._numerator = Z(n)\n"
+            "    hash(probe)\ndef third():\n    return 0.333\n")
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+
+
+def test_a_runtime_checkable_protocol_answers_isinstance(sandbox):
+    result = sandbox.run("import typing\ndef f():\n    return isinstance(3, typing.SupportsInt)\n",
+                         ["f() is True"])
+    assert result.ok, result
+
+
+def test_round_33_honest_uses_on_every_version(sandbox):
+    # A dataclass without generated __init__ (its docstring came from inspect.signature,
+    # which parses an interpreter initialiser's text signature: refused); a partial as a class
+    # attribute (a FutureWarning on Python 3.13 reads source lines); a protocol's isinstance.
+    code = ("import dataclasses, functools, typing\n@dataclasses.dataclass(init=False, repr=False)\n"
+            "class A:\n    x: int = 1\ndef g(a, b=0):\n    return a\nclass K:\n"
+            "    m = functools.partial(g, 1)\n"
+            "def f():\n    return [A().x, K().m(), isinstance(3, typing.SupportsIndex)]\n")
+    result = sandbox.run(code, ["f() == [1, 1, True]"])
+    assert result.ok, result
+
+
+def test_round_33_no_class_of_the_code_is_a_base_of_a_stand_in(sandbox):
+    # The stand-in of the tests' Sub(MyErr) was made with the code's MyErr as a base: its
+    # metaclass returned Exception, which the runner then took for Sub's stand-in, and every
+    # plain Exception of the code reached the tests as a Sub (round 33). False in Python.
+    code = ("class M(type):\n    def __new__(mcs, name, bases, ns, **kw):\n"
+            "        if '__init__' in ns and name == 'Sub':\n            return Exception\n"
+            "        return super().__new__(mcs, name, bases, ns)\n"
+            "class MyErr(ValueError, metaclass=M):\n    pass\ndef handle(cb):\n    try:\n"
+            "        cb()\n    except BaseException as e:\n        return type(e).__name__\n"
+            "def g():\n    raise Exception('plain')\n")
+    tests = ("class Sub(MyErr):\n    pass\ndef cb():\n    raise Sub('boom')\nhandle(cb)\n"
+             "try:\n    g()\nexcept MyErr:\n    pass\nelse:\n    assert False\n")
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+    honest = sandbox.run("class MyErr(ValueError):\n    pass\ndef handle(cb):\n    try:\n"
+                         "        cb()\n    except MyErr as e:\n        return str(e)\n",
+                         "class Sub(MyErr):\n    pass\ndef cb():\n    raise Sub('boom')\n"
+                         "assert handle(cb) == 'boom'\n")
+    assert honest.ok, honest
