@@ -732,7 +732,11 @@ def spawn_main() -> None:
 
     job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
     channel = os.dup(1)
-    modules = preload(CORE_MODULES | set(job.get("modules", ())))
+    # The core hardened first, as in the worker: a module the job imports may compile a regular
+    # expression at import (_strptime does), which must meet re hardened already.
+    modules = preload(CORE_MODULES)
+    harden_modules(modules)
+    modules.update(preload(set(job.get("modules", ()))))
     harden_modules(modules)
     bpf = job.get("bpf") or ""
     boundary = _child_os.prepare(bytes.fromhex(bpf) if bpf else None,

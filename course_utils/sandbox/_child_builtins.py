@@ -677,6 +677,9 @@ def _shadow_eval_exec() -> None:
                 namespace[attr] = guard
 
 
+_REPLACED_CACHES: list = []  # the lru caches of re removed above (to check they stay unused)
+
+
 class _FrozenWrites:
     """``object`` as the methods dataclasses generate for a frozen class reach it
     (``__dataclass_builtins_object__.__setattr__(self, name, value)``): the write goes past
@@ -1228,6 +1231,15 @@ def harden_modules(modules: dict) -> None:
             uncached = cached.__wrapped__
             uncached.cache_clear = lambda: None  # re.purge() calls it
             _builtins.setattr(regex, name, uncached)
+            _REPLACED_CACHES.append(cached)
+    if regex is not None and _REPLACED_CACHES:
+        # From Python 3.12 the C module _sre keeps the _compile_template it finds first: one
+        # template compiled now makes it this one; if it kept the cached one (a template was
+        # compiled before this hardening), that cache still answers: refuse to go on.
+        used = [cache.cache_info().misses for cache in _REPLACED_CACHES]
+        regex.sub("(x)", r"\1", "x")
+        if [cache.cache_info().misses for cache in _REPLACED_CACHES] != used:
+            raise RuntimeError("re : le cache des modèles de remplacement est encore utilisé")
     _shadow_eval_exec()
     _uncached_stdlib_functions()
     functools = sys.modules.get("functools")
