@@ -2951,3 +2951,22 @@ def test_round_33_no_class_of_the_code_is_a_base_of_a_stand_in(sandbox):
                          "class Sub(MyErr):\n    pass\ndef cb():\n    raise Sub('boom')\n"
                          "assert handle(cb) == 'boom'\n")
     assert honest.ok, honest
+
+
+@pytest.mark.parametrize("mode", ["fork", "spawn"])
+def test_round_34_re_keeps_no_cache_of_templates_once_a_module_compiled_one(mode):
+    # From Python 3.12 the C module _sre keeps the first _compile_template it finds: in spawn
+    # mode, datetime's _strptime compiled a template before re was hardened, and the code's
+    # template, under a key that equals any other, answered the tests' re.sub (round 34).
+    from course_utils.sandbox import Sandbox
+
+    code = ("import datetime\nimport re\nclass Z(str):\n    def __eq__(self, other):\n"
+            "        return True\n    def __hash__(self):\n        return hash('<\\\\1>')\n"
+            "re.sub(re.compile(r'(\\w+)'), Z(r'X\\g<1>'), '')\ndef f(s):\n    return 'Xhello Xworld'\n")
+    tests = "assert f('hello world') == re.sub(r'(\\w+)', r'<\\1>', 'hello world')\n"
+    with Sandbox(mode=mode) as box:
+        result = box.run(code, tests)
+        assert result.passed == 0 and not result.ok, result
+        honest = box.run("import datetime\nimport re\ndef f(s):\n    return re.sub(r'(\\w+)', r'<\\1>', s)\n",
+                         ["f('a b') == '<a> <b>'"])
+        assert honest.ok, honest
