@@ -313,6 +313,15 @@ _BUILDING = [0]  # > 0 while the runner makes an exception (a stand-in's __new__
 MAX_ORIGINALS = 256
 
 
+def _remember(originals: dict, copy, original) -> None:
+    """``originals[id(copy)] = (original, copy)``, both kept alive (their ids stay theirs),
+    the oldest of more than :data:`MAX_ORIGINALS` forgotten (on the code's turn: a copy of the
+    tests dies in a cycle the collector frees, a copy of the code's while it is current)."""
+    originals[id(copy)] = (original, copy)
+    if len(originals) > MAX_ORIGINALS:
+        del originals[next(iter(originals))]
+
+
 def _next_new(cls, skip):
     """The ``__new__`` after the stand-ins' own in ``cls``'s MRO (a stdlib class's)."""
     for base in _MRO(cls)[1:]:
@@ -612,6 +621,7 @@ class Membrane:
         # id(the tests' copy of an exception of the code) -> (the code's exception, the copy):
         # raised back into the code (through a function of the tests), it is the code's again
         self.originals: dict = {}
+        self.tests_originals: dict = {}  # the same, for the tests' exceptions the code holds
         failed = self.failed
 
         def refuse_new(cls, *args, **kwargs):
@@ -1030,6 +1040,9 @@ class Membrane:
         nearest class of the standard library in its class's MRO, with plain copies of its
         arguments, and its traceback with the code's frames cleared (their variables released
         now, while the code is current; the line numbers stay for the report)."""
+        original = self.tests_originals.get(id(exc))
+        if original is not None and original[1] is exc:  # the tests' own, back unchanged
+            return self._with_code_frames_cleared(exc, original[0])
         kind = _nearest_stdlib_class(type(exc))
         if kind is None:
             new = _unmatched(exc, "le code")
@@ -1051,10 +1064,12 @@ class Membrane:
         except:  # noqa: E722 - whatever the class of what it raised
             handed = (f"{type_name(exc)} levée par le code",)
         new = self._standing_in(exc, kind, handed, text=True)
-        originals = self.originals
-        originals[id(new)] = (exc, new)  # both kept alive: their ids stay theirs
-        if len(originals) > MAX_ORIGINALS:  # the oldest forgotten (it is the code's turn)
-            del originals[next(iter(originals))]
+        _remember(self.originals, new, exc)
+        return self._with_code_frames_cleared(exc, new)
+
+    def _with_code_frames_cleared(self, exc: BaseException, new: BaseException) -> BaseException:
+        """``new``, given ``exc``'s traceback with the code's frames cleared (their variables
+        released now, while the code is current; the line numbers stay for the report)."""
         tb = _traceback(exc)
         frames = []
         suspended = False
@@ -1094,6 +1109,11 @@ class Membrane:
         original = self.originals.get(id(exc))
         if original is not None and original[1] is exc:
             return original[0]
+        new = self._exception_for_code(exc)
+        _remember(self.tests_originals, new, exc)  # raised back to the tests: theirs again
+        return new
+
+    def _exception_for_code(self, exc: BaseException) -> BaseException:
         kind = _nearest_stdlib_class(type(exc))
         if kind is None:
             new = _unmatched(exc, "les tests")
@@ -1119,9 +1139,14 @@ class Membrane:
         becomes ``cls`` again on the way back."""
         found = self.stand_ins.get(id(cls))
         if found is not None:
-            if record and found[0] is not _nearest_stdlib_class(cls):
+            if record and id(found[0]) in self.made_stand_ins:  # never a class of the other side
                 self.stood_for[id(found[0])] = cls
             return found[0]
+        # a stand-in itself (the tests' copy of the code's class, forgotten in originals): on
+        # the other side, the class it stands for
+        original = self.code_classes.get(id(cls)) or self.stood_for.get(id(cls))
+        if original is not None:
+            return original
         if kind is None:
             kind = _nearest_stdlib_class(cls)
         ancestors = _run_exception_parents(cls)
