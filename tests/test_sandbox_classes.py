@@ -2970,3 +2970,44 @@ def test_round_34_re_keeps_no_cache_of_templates_once_a_module_compiled_one(mode
         honest = box.run("import datetime\nimport re\ndef f(s):\n    return re.sub(r'(\\w+)', r'<\\1>', s)\n",
                          ["f('a b') == '<a> <b>'"])
         assert honest.ok, honest
+
+
+_ROUND_34_FORGED = [
+    # Once the tests' subclass of the code's Retry had crossed twice, the code's own Retry was
+    # taken for the stand-in of the tests' class: every Retry reached the tests as theirs.
+    ("class Retry(Exception):\n    pass\ndef run(task):\n    tries = 0\n    while True:\n"
+     "        tries += 1\n        try:\n            return task()\n        except Retry:\n"
+     "            if tries >= 3:\n                raise Retry('abandon')\n",
+     "class Transient(Retry):\n    pass\ndef flaky():\n    raise Transient('t')\ntry:\n"
+     "    run(flaky)\nexcept Transient as e:\n    assert type(e) is Transient\nelse:\n    assert False\n"),
+    ("class Retry(Exception):\n    pass\ndef run(task):\n    try:\n        task()\n"
+     "    except Retry as e:\n        return str(e)\ndef g():\n    raise Retry('plain')\n",
+     "class Later(Retry):\n    pass\ndef task():\n    raise Later('x')\nassert run(task) == 'x'\n"
+     "assert run(task) == 'x'\ntry:\n    g()\nexcept Later:\n    pass\n"),
+]
+
+
+@pytest.mark.parametrize("code, tests", _ROUND_34_FORGED)
+def test_round_34_the_codes_class_never_stands_for_the_tests(sandbox, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+
+
+_ROUND_34_HONEST = [
+    # the tests' exception re-raised unchanged by the code is theirs again
+    ("class Retry(Exception):\n    pass\ndef run(task):\n    try:\n        return task()\n"
+     "    except Retry:\n        raise\n",
+     "class Later(Retry):\n    pass\ndef task():\n    raise Later('x')\ntry:\n    run(task)\n"
+     "except Later as e:\n    assert str(e) == 'x'\nelse:\n    assert False\n"),
+    # a copy of the code's exception, held by the tests past 256 others, is the code's class
+    ("class Retry(Exception):\n    pass\ndef g(i):\n    raise Retry(i)\ndef run(task):\n    try:\n"
+     "        task()\n    except Retry:\n        return 'caught'\n    return 'none'\n",
+     "errs = []\nfor i in range(300):\n    try:\n        g(i)\n    except Retry as e:\n"
+     "        errs.append(e)\ndef task():\n    raise errs[0]\nassert run(task) == 'caught'\n"),
+]
+
+
+@pytest.mark.parametrize("code, tests", _ROUND_34_HONEST)
+def test_round_34_exceptions_go_back_as_they_came(sandbox, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.ok, result
