@@ -616,6 +616,7 @@ class Membrane:
         self.lost: str | None = None
         self.lost_error = TurnLost(LOST)
         self.kept: list = []  # the code's callables handed to the tests (code_function)
+        self.tests_kept: list = []  # the tests' callables and iterators handed to the code
         self.stand_ins: dict = {}  # id(exception class) -> (its stand-in, the class)
         self.stood_for: dict = {}  # id(a stand-in) -> the class it stands for
         # id(the tests' copy of an exception of the code) -> (the code's exception, the copy):
@@ -933,6 +934,10 @@ class Membrane:
         function wrapper, back at the tests' depth, decides whether an assert was cut short."""
         what = "la valeur renvoyée par une fonction des tests"
         membrane, contexts = self, self.contexts
+        # Kept alive to the end of the run: held only by what the code holds, the tests' object
+        # (a generator and its finally block, a localcontext) would die on the code's turn,
+        # when the code drops it, and run there, in the code's decimal context.
+        self.tests_kept.append(function)
 
         def call_tests(*args, **kwargs):
             kwargs = {str.__str__(key): value for key, value in kwargs.items()}  # exact names:
@@ -1001,6 +1006,7 @@ class Membrane:
         (in the tests' context) and handed over by :meth:`to_code`. A generator of the tests
         also takes what the code sends, throws or closes it with, as in Python (a function
         that closes the iterator it is given closes the tests' generator)."""
+        self.tests_kept.append(source)  # its finally never runs on the code's turn (callback)
         step = self.callback(source.__next__)
         if type(source) is not types.GeneratorType:
             return HandedIterator(step)
