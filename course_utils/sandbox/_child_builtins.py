@@ -1216,6 +1216,10 @@ def harden_modules(modules: dict) -> None:
         checked_fields.__wrapped_by_sandbox__ = True
         checked_fields.__doc__ = dataclasses.fields.__doc__
         dataclasses.fields = checked_fields  # asdict and astuple call it for every level
+        if callable(vars(dataclasses).get("_replace")):
+            # Python 3.13: every dataclass's __replace__ (copy.replace) is this function, which
+            # reads fields by name with the real getattr: the checked one in its place
+            dataclasses._replace = _guarded_replace(dataclasses.replace, dataclasses)
         # The text dataclasses executes holds names the untrusted code chose (its fields, and
         # the Field objects of its base classes, which it can rename at any time): it runs in
         # a window only once its shape is checked (_generated), whatever the names were.
