@@ -3002,3 +3002,36 @@ _ROUND_34_HONEST = [
 def test_round_34_exceptions_go_back_as_they_came(sandbox, code, tests):
     result = sandbox.run(code, tests)
     assert result.ok, result
+
+
+def test_round_35_a_generator_of_the_tests_never_finishes_on_the_codes_turn(sandbox):
+    # Held only by the code, the tests' generator was closed when the code dropped it: its
+    # finally ran on the code's turn, in the code's decimal context (precision 2), and computed
+    # the tests' expected value there (round 35).
+    code = ("import decimal\nheld = []\ndef first(it):\n    held.append(it)\n    return next(it)\n"
+            "def answer():\n    decimal.getcontext().prec = 2\n    held.clear()\n"
+            "    junk = [[i] for i in range(20000)]\n    junk = None\n"
+            "    return float(decimal.Decimal(1) / decimal.Decimal(3))\n")
+    tests = ("from decimal import Decimal\nexpected = []\ndef numbers():\n    try:\n        yield 1\n"
+             "    finally:\n        expected.append(float(Decimal(1) / Decimal(3)))\n"
+             "assert first(numbers()) == 1\ngot = answer()\nassert expected and got == expected[0]\n")
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+
+
+@pytest.mark.skipif(sys.version_info < (3, 13), reason="copy.replace: Python 3.13")
+def test_round_35_copy_replace_reads_fields_as_the_sandbox_does(sandbox):
+    # copy.replace calls every dataclass's __replace__, dataclasses' unchecked _replace: fake
+    # fields named __traceback__ or __dict__ were read with the real getattr (round 35).
+    code = ("import copy, dataclasses\n@dataclasses.dataclass\nclass C(Exception):\n    x: int = 0\n"
+            "class F:\n    _field_type = None\n    init = True\n    def __init__(self, name):\n"
+            "        self.name = name\ngot = {}\nclass D(C):\n"
+            "    __dataclass_fields__ = {'a': F('__traceback__'), 'b': F('__dict__')}\n"
+            "    def __init__(self, **kw):\n        got.update(kw)\ntry:\n    raise D()\n"
+            "except D as e:\n    err = e\ncopy.replace(err)\ndef f():\n    return sorted(got)\n")
+    refused = sandbox.run(code, ["f() == ['__dict__', '__traceback__']"])
+    assert refused.passed == 0 and not refused.ok, refused
+    honest = sandbox.run("import copy, dataclasses\n@dataclasses.dataclass\nclass P:\n    x: int\n"
+                         "    y: int = 0\ndef f():\n    return copy.replace(P(1, 2), y=5).y\n",
+                         ["f() == 5"])
+    assert honest.ok, honest
