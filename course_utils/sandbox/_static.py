@@ -342,7 +342,10 @@ _STRING_BODY = {
 def fstring_spans(code: str):
     """``(start, end)`` of every f-string literal of ``code``, from its prefix to its closing
     quote (excluded). A start inside a comment or another string is measured too, which can
-    only lengthen a span (a refusal), never hide a long f-string.
+    only lengthen a span (a refusal), never hide a long f-string of Python 3.11, the version
+    whose parser is quadratic in an f-string's length. From 3.12 (PEP 701) a field may hold
+    the f-string's own quote, which ends a span early: a long f-string may go unmeasured there,
+    where the parser reads it in linear time (0.2 s for 100,000 characters, measured).
 
     Linear: two spans of the same quote kind never overlap (a body ends at the first unescaped
     quote of its kind, and a start of that kind holds one), so each character lies in at most
