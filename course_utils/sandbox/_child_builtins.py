@@ -1340,9 +1340,41 @@ def _own_only(decorator):
     return guarded
 
 
+def _no_type_check(arg):
+    """``typing.no_type_check`` for the untrusted code: the real one marks every attribute of
+    a class whose ``__qualname__`` and ``__module__`` (ordinary lookups, which a metaclass
+    answers) match the class's: ``typing.IO.read``, held by a class posing as ``typing.IO``,
+    was marked for the tests too. Here a class of the run is marked with the functions of its
+    own namespace that the run defined (by their exact module) and its nested classes of the
+    run; anything else goes to :func:`_own_only`'s decorator."""
+    if not (strict_mode() and issubclass(type(arg), type) and of_the_run(arg)):
+        return _NO_TYPE_CHECK[0](arg)
+    pending, seen = [arg], set()
+    while pending:
+        cls = pending.pop()
+        if id(cls) in seen or len(seen) > 1000:
+            continue
+        seen.add(id(cls))
+        for value in list(type.__dict__["__dict__"].__get__(cls).values()):
+            function = value.__func__ if type(value) in (staticmethod, classmethod) else value
+            if type(function) is _FUNCTION:
+                module = _FUNCTION.__dict__["__module__"].__get__(function)
+                if type(module) is str and module in (USER_MODULE, TESTS_MODULE):
+                    function.__no_type_check__ = True
+            elif issubclass(type(value), type) and of_the_run(value):
+                pending.append(value)
+        type.__setattr__(cls, "__no_type_check__", True)
+    return arg
+
+
+_NO_TYPE_CHECK: list = []
+
+
 def _typing_decorators():
     typing = __import__("typing")
-    _WRAPPED[("typing", "no_type_check")] = _own_only(typing.no_type_check)
+    _NO_TYPE_CHECK.append(_own_only(typing.no_type_check))
+    _no_type_check.__doc__ = typing.no_type_check.__doc__
+    _WRAPPED[("typing", "no_type_check")] = _no_type_check
     _WRAPPED[("typing", "final")] = _own_only(typing.final)
     real_transform = getattr(typing, "dataclass_transform", None)  # Python 3.11+
     if real_transform is None:
