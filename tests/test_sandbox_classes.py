@@ -3035,3 +3035,22 @@ def test_round_35_copy_replace_reads_fields_as_the_sandbox_does(sandbox):
                          "    y: int = 0\ndef f():\n    return copy.replace(P(1, 2), y=5).y\n",
                          ["f() == 5"])
     assert honest.ok, honest
+
+
+def test_round_36_no_type_check_marks_only_what_the_code_defined(sandbox):
+    # typing.no_type_check(C) marked every attribute whose __qualname__ and __module__ matched
+    # C's, as read through C's metaclass: a class posing as typing.IO, holding typing.IO.read,
+    # had it marked for the tests (round 36). False in Python.
+    code = ("import typing\nclass M(type):\n    __module__ = property(lambda cls: 'typing')\n"
+            "class C(metaclass=M):\n    __qualname__ = 'IO'\n    m = typing.IO.read\n"
+            "typing.no_type_check(C)\ndef f(x):\n    return 0\n")
+    tests = ("import typing\nassert f(1) == 0\n"
+             "assert len(typing.get_type_hints(typing.IO.read)) == 0\n")
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+    honest = sandbox.run("import typing\n@typing.no_type_check\nclass A:\n"
+                         "    def m(self, x: 'Nope') -> int:\n        return 1\n    class B:\n"
+                         "        def n(self, y: 'Rien'):\n            return 2\ndef f():\n"
+                         "    return [typing.get_type_hints(A.m), typing.get_type_hints(A.B.n), A().m(0)]\n",
+                         ["f() == [{}, {}, 1]"])
+    assert honest.ok, honest
