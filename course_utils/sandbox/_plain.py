@@ -70,7 +70,9 @@ _CONVERT_SCALAR = (  # read a subclass instance through its base type's own slot
     (float, float.__float__),
     (complex, lambda c: complex(complex.real.__get__(c), complex.imag.__get__(c))),
     (str, str.__str__),
-    (bytes, lambda b: bytes(memoryview(b))),
+    # bytes' own item slot, never the buffer protocol: from Python 3.12 (PEP 688) a class's
+    # __buffer__ method is its buffer, so memoryview(b) would run the code and copy what it says
+    (bytes, lambda b: bytes.__getitem__(b, slice(None))),
 )
 
 
