@@ -505,7 +505,6 @@ class World:
         """Import the allowed modules a job needs beyond the core (before strict mode)."""
         missing = [name for name in modules if name not in self.views]
         if missing:
-            before = set(sys.modules)
             loaded = preload(missing)
             harden_modules(loaded)
             stand_in_modules(self.stand_ins, loaded)
@@ -514,9 +513,12 @@ class World:
             self.test_views.update((name, tests_view(name, view, self.test_random))
                                    for name, view in views.items() if name not in self.test_views)
             self.membrane.add_views(views, {name: self.test_views[name] for name in views})
-            new = [sys.modules[name] for name in set(sys.modules) - before]
-            _child_os.freeze_types([*_child_os.module_types(new), *map(type, views.values())])
-            _child_os.learn_attribute_access(_child_os.every_class())
+            # Every class alive, as the worker does: not only those the new modules bind to a
+            # name (_decimal makes SignalDict, the class of every context's flags and traps,
+            # and binds it to none: the code could rebind its methods for the tests' context)
+            classes = _child_os.every_class()
+            _child_os.freeze_types(_child_os.all_heap_types(classes))
+            _child_os.learn_attribute_access(classes)
             self._side_generators()
         return bool(missing)
 

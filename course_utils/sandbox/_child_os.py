@@ -546,28 +546,16 @@ def freeze_types(types) -> int:
 _SELF_MUTATING = frozenset({("weakref", "finalize")})
 
 
-def all_heap_types() -> list:
-    """Every class alive in this process (the worker calls it once, before forking), but the
-    few that store state on themselves (``weakref.finalize``)."""
+def all_heap_types(classes=None) -> list:
+    """Every class alive in this process (the worker calls it once, before forking), or of
+    ``classes``, but the few that store state on themselves (``weakref.finalize``)."""
     import gc
 
+    if classes is None:
+        classes = [obj for obj in gc.get_objects() if issubclass(type(obj), type)]
     found = []
-    for obj in gc.get_objects():
-        if issubclass(type(obj), type):
-            key = (type.__dict__["__module__"].__get__(obj), obj.__qualname__)
-            if key not in _SELF_MUTATING:
-                found.append(obj)
-    return found
-
-
-def module_types(modules) -> list:
-    """Classes defined in (or bound by) these modules, and the classes nested in them."""
-    found, seen = [], set()
-    pending = [value for module in modules for value in vars(module).values()]
-    while pending:
-        value = pending.pop()
-        if issubclass(type(value), type) and id(value) not in seen:
-            seen.add(id(value))
-            found.append(value)
-            pending.extend(type.__dict__["__dict__"].__get__(value).values())
+    for cls in classes:
+        key = (type.__dict__["__module__"].__get__(cls), cls.__qualname__)
+        if key not in _SELF_MUTATING:
+            found.append(cls)
     return found
