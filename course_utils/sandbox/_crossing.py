@@ -307,7 +307,10 @@ def _run_exception_parents(cls) -> list:
     return [base for base in _MRO(cls)[1:] if of_the_run(base) and BaseException in _MRO(base)]
 
 
-_BUILDING = [0]  # > 0 while the runner makes an exception (a stand-in's __new__ lets it)
+# The classes the runner is making an exception of, innermost last: a stand-in's __new__ makes
+# one object of exactly that class, once (None after it), so that no constructor it runs then
+# (the code's own, making a tests' subclass of its class) can make a stand-in through it.
+_BUILDING: list = []
 # The code's exceptions whose copies the tests may raise back into the code (where they are
 # the code's own again): the latest ones only, a loop of 500,000 raises kept them all.
 MAX_ORIGINALS = 256
@@ -322,22 +325,20 @@ def _remember(originals: dict, copy, original) -> None:
         del originals[next(iter(originals))]
 
 
-def _next_new(cls, skip):
-    """The ``__new__`` after the stand-ins' own in ``cls``'s MRO (a stdlib class's)."""
-    for base in _MRO(cls)[1:]:
-        found = type.__dict__["__dict__"].__get__(base).get("__new__")
-        if found is not None and found is not skip:
+def _past_stand_ins(cls, name: str, own):
+    """The method ``name`` that follows the stand-ins' own (``own``) in ``cls``'s MRO: the
+    first found past the last class holding ``own``, else BaseException's. Past the last one:
+    a class of the tests under a stand-in whose ``__init__`` calls ``super().__init__`` must
+    not be found again (``class Later2(Later)`` recursed forever)."""
+    mro, last = _MRO(cls), 0
+    for index, base in enumerate(mro):
+        if type.__dict__["__dict__"].__get__(base).get(name) is own:
+            last = index
+    for base in mro[last + 1:]:
+        found = type.__dict__["__dict__"].__get__(base).get(name)
+        if found is not None:
             return found.__get__(None, cls) if type(found) is staticmethod else found
-    return BaseException.__new__
-
-
-def _next_init(cls, skip):
-    """The ``__init__`` after the stand-ins' own in ``cls``'s MRO (a stdlib class's)."""
-    for base in _MRO(cls)[1:]:
-        found = type.__dict__["__dict__"].__get__(base).get("__init__")
-        if found is not None and found is not skip:
-            return found
-    return BaseException.__init__
+    return BaseException.__dict__[name]
 
 
 # Exception attributes that are the exception's machinery, not its data.
@@ -474,23 +475,24 @@ def _rebuilt(kind, args: tuple) -> BaseException:
             kind = _base(kind)
 
 
-def _building(make, *args):
-    """``make(*args)`` with :data:`_BUILDING` raised and the collector off: no finaliser of
-    the code runs meanwhile (one calling a function of the tests would find it raised)."""
+def _building(kind, make, *args):
+    """``make(*args)``, allowed to make one ``kind`` (see :data:`_BUILDING`), with the
+    collector off: no finaliser of the code runs meanwhile (one calling a function of the
+    tests would find it allowed)."""
     collecting = gc.isenabled()
     gc.disable()
-    _BUILDING[0] += 1
+    _BUILDING.append(kind)
     try:
         return make(*args)
     finally:
-        _BUILDING[0] -= 1
+        _BUILDING.pop()
         if collecting:
             gc.enable()
 
 
 def _made(kind, args: tuple) -> BaseException:
     """``kind(*args)``, of exactly that class (see :func:`_exactly`)."""
-    new = _building(kind, *args)
+    new = _building(kind, kind, *args)
     return new if type(new) is kind else _exactly(kind, args)
 
 
@@ -502,7 +504,7 @@ def _exactly(kind, args: tuple) -> BaseException:
     only as its constructor makes it)."""
     if _is_group(kind):
         raise TypeError(kind)
-    new = _building(kind.__new__, kind)  # no arguments: OSError chooses no subclass
+    new = _building(kind, kind.__new__, kind)  # no arguments: OSError chooses no subclass
     if type(new) is not kind:
         raise TypeError(kind)
     oserror = issubclass(kind, OSError) and 2 <= len(args) <= 5
@@ -626,10 +628,21 @@ class Membrane:
         failed = self.failed
 
         def refuse_new(cls, *args, **kwargs):
-            if (_BUILDING[0] and not self.tests_turn) or id(cls) not in self.made_stand_ins:
-                # the runner making one; or a class of the tests derived from a stand-in
-                return _next_new(cls, self._stand_in_new)(cls, *args, **kwargs)
+            if _BUILDING and _BUILDING[-1] is cls and not self.tests_turn:
+                _BUILDING[-1] = None  # the runner making one (once: see _BUILDING)
+                return _past_stand_ins(cls, "__new__", self._stand_in_new)(cls, *args, **kwargs)
             name = str.__str__(type.__dict__["__name__"].__get__(cls))
+            if id(cls) not in self.made_stand_ins:  # a class derived from a stand-in
+                if self.tests_turn:  # the tests' subclass of the code's class
+                    return _past_stand_ins(cls, "__new__", self._stand_in_new)(cls, *args, **kwargs)
+                # The code's subclass of a class of the tests: Python would run the tests'
+                # constructor, which never runs on the code's turn; and on its way back the
+                # object would be an exception of the tests' class the tests did not make.
+                message = (f"{name} dérive d'une classe d'exception de l'autre côté du bac à "
+                           "sable : elle s'attrape, mais ni elle ni ses sous-classes ne se "
+                           "créent ici")
+                failed.append(message)
+                raise TypeError(message)
             original = self.code_classes.get(id(cls))
             if original is not None and self.tests_turn:
                 # the tests make the code's exception (raise Retry()): made by the code's own
@@ -639,7 +652,8 @@ class Membrane:
                     make = self.constructors[id(cls)] = self.code_function(
                         original, name, makes_exception=True)
                 made = make(*args, **kwargs)
-                self.made_by_code.add(id(made))  # initialised already: by the code's class
+                if cls in _MRO(type(made)):  # Python initialises it next (stand_in_init)
+                    self.made_by_code[id(made)] = made  # initialised already: by the code's
                 return made
             message = (f"{name} est une classe d'exception de l'autre côté du bac à sable : "
                        f"elle s'attrape (except {name}) mais ne se crée pas ici")
@@ -647,13 +661,12 @@ class Membrane:
             raise TypeError(message)
 
         self._stand_in_new = staticmethod(refuse_new)
-        self.made_by_code: set = set()
+        self.made_by_code: dict = {}  # id -> the object (alive: its id stays its own)
 
         def stand_in_init(instance, *args, **kwargs):
-            if id(instance) in self.made_by_code:
-                self.made_by_code.discard(id(instance))
+            if self.made_by_code.pop(id(instance), None) is instance:
                 return
-            _next_init(type(instance), stand_in_init)(instance, *args, **kwargs)
+            _past_stand_ins(type(instance), "__init__", stand_in_init)(instance, *args, **kwargs)
 
         self._stand_in_init = stand_in_init
         self.code_classes: dict = {}  # id(the stand-in of a class of the code) -> that class
