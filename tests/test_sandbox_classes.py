@@ -3054,3 +3054,137 @@ def test_round_36_no_type_check_marks_only_what_the_code_defined(sandbox):
                          "    return [typing.get_type_hints(A.m), typing.get_type_hints(A.B.n), A().m(0)]\n",
                          ["f() == [{}, {}, 1]"])
     assert honest.ok, honest
+
+
+# Round 37: the code's subclass of a tests' exception class (its stand-in) crossed back as the
+# tests' exact class, made without the tests' constructor; the runner's permission to make a
+# stand-in held while it ran the code's own constructor; a bytes subclass was read through its
+# __buffer__ method (Python 3.12, PEP 688). Every FORGED case passed on 4de6c90.
+_R37_BYTES = "class B(bytes):\n    def __buffer__(self, flags):\n        return memoryview(b'ok')\n"
+_R37_ELSE = "else:\n    assert False\n"
+_R37_TRANSIENT = ("class Transient(Exception):\n    def __init__(self, n):\n"
+              "        super().__init__(f'echec {n}')\n        self.n = n\n"
+              "def flaky():\n    raise Transient(1)\n")
+_R37_CAUGHT = "try:\n    run(flaky)\nexcept Transient as e:\n    assert {check}\nelse:\n    assert False\n"
+_ROUND_37_FORGED = [
+    ("subclass", "def run(task):\n    try:\n        task()\n    except Exception as e:\n"
+     "        class Fake(type(e)):\n            pass\n        raise Fake('echec 3')\n",
+     _R37_TRANSIENT + _R37_CAUGHT.format(check="str(e) == 'echec 3'")),
+    ("subclass-type-is", "def run(task):\n    try:\n        task()\n    except Exception as e:\n"
+     "        class Fake(type(e)):\n            pass\n        raise Fake('echec 3')\n",
+     _R37_TRANSIENT + _R37_CAUGHT.format(check="type(e) is Transient")),
+    ("type-call", "def run(task):\n    try:\n        task()\n    except Exception as e:\n"
+     "        raise type('Fake', (type(e),), {})('echec 3')\n",
+     _R37_TRANSIENT + _R37_CAUGHT.format(check="str(e) == 'echec 3'")),
+    ("deeper", "def run(task):\n    try:\n        task()\n    except Exception as e:\n"
+     "        class A(type(e)):\n            pass\n        class B(A):\n            def __init__(self, *a):\n"
+     "                Exception.__init__(self, *a)\n        raise B('echec 3')\n",
+     _R37_TRANSIENT + _R37_CAUGHT.format(check="str(e) == 'echec 3'")),
+    ("with-stdlib-base", "def run(task):\n    try:\n        task()\n    except Exception as e:\n"
+     "        class Fake(type(e), LookupError):\n            pass\n        raise Fake('echec 3')\n",
+     _R37_TRANSIENT + _R37_CAUGHT.format(check="str(e) == 'echec 3'")),
+    ("explicit-new", "def run(task):\n    try:\n        task()\n    except Exception as e:\n"
+     "        class Fake(type(e)):\n            pass\n        x = Fake.__new__(Fake)\n"
+     "        Exception.__init__(x, 'echec 3')\n        raise x\n",
+     _R37_TRANSIENT + _R37_CAUGHT.format(check="str(e) == 'echec 3'")),
+    ("in-code-init", "saved = []\nforged = []\nclass Retry(Exception):\n    def __init__(self, *a):\n"
+     "        super().__init__(*a)\n        if saved and not forged:\n"
+     "            forged.append(type(saved[0])('echec 3'))\n"
+     "def run(task, other):\n    try:\n        task()\n    except Exception as e:\n        saved.append(e)\n"
+     "    try:\n        other()\n    except Exception:\n        pass\n    raise forged[0]\n",
+     _R37_TRANSIENT + "class Later(Retry):\n    pass\ndef other():\n    raise Later('l')\n"
+     "try:\n    run(flaky, other)\nexcept Transient as e:\n    assert str(e) == 'echec 3'\n" + _R37_ELSE),
+    ("in-code-new", "saved = []\nforged = []\nclass Retry(Exception):\n    def __new__(cls, *a):\n"
+     "        if saved and not forged:\n            forged.append(type(saved[0]).__new__(type(saved[0])))\n"
+     "            Exception.__init__(forged[0], 'echec 3')\n        return super().__new__(cls, *a)\n"
+     "def run(task, other):\n    try:\n        task()\n    except Exception as e:\n        saved.append(e)\n"
+     "    try:\n        other()\n    except Exception:\n        pass\n    raise forged[0]\n",
+     _R37_TRANSIENT + "class Later(Retry):\n    pass\ndef other():\n    raise Later('l')\n"
+     "try:\n    run(flaky, other)\nexcept Transient as e:\n    assert str(e) == 'echec 3'\n" + _R37_ELSE),
+    ("bytes-return", _R37_BYTES + "def f():\n    return B(b'')\n", ["f() == b'ok'"]),
+    ("bytes-top-level", _R37_BYTES + "TABLE = [B(b'no')]\n", "assert TABLE == [b'ok']\n"),
+    ("bytes-exception-arg", _R37_BYTES + "def f():\n    raise ValueError(B(b''))\n",
+     "try:\n    f()\nexcept ValueError as e:\n    assert e.args == (b'ok',)\n" + _R37_ELSE),
+    ("bytes-callback-arg", _R37_BYTES + "def f(callback):\n    return callback(B(b''))\n",
+     "seen = []\nf(seen.append)\nassert seen == [b'ok']\n"),
+    ("bytes-dict-key", _R37_BYTES + "def f():\n    return {B(b'k'): 1}\n", ["f() == {b'ok': 1}"]),
+]
+_ROUND_37_HONEST = [
+    ("deep-tests-subclass", "class Retry(Exception):\n    pass\ndef run(task):\n    try:\n        task()\n"
+     "    except Retry as e:\n        return str(e)\n",
+     "class Later(Retry):\n    def __init__(self, n):\n        super().__init__(f'later {n}')\n"
+     "class Later2(Later):\n    pass\nclass Later3(Later2):\n    def __init__(self, n):\n"
+     "        super().__init__(n + 1)\ndef task():\n    raise Later3(3)\nassert run(task) == 'later 4'\n"
+     "assert str(Later2(1)) == 'later 1'\n"),
+    ("tests-subclass-new", "class Retry(Exception):\n    pass\ndef run(task):\n    try:\n        task()\n"
+     "    except Retry as e:\n        return e.args\n",
+     "class Later(Retry):\n    def __new__(cls, *a):\n        return super().__new__(cls, *a)\n"
+     "class Later2(Later):\n    pass\ndef task():\n    raise Later2('x')\nassert run(task) == ('x',)\n"),
+    ("code-catches-tests-exception", "def run(task):\n    try:\n        task()\n    except Exception as e:\n"
+     "        return type(e).__name__, str(e), isinstance(e, Exception)\n",
+     "class Transient(Exception):\n    pass\ndef flaky():\n    raise Transient('t')\n"
+     "assert run(flaky) == ('Transient', 't', True)\n"),
+    ("code-reraises-tests-exception",
+     "def run(task):\n    try:\n        task()\n    except Exception:\n        raise\n",
+     _R37_TRANSIENT + "try:\n    run(flaky)\nexcept Transient as e:\n"
+     "    assert e.n == 1 and str(e) == 'echec 1'\n" + _R37_ELSE),
+    ("bytes-subclass", "class B(bytes):\n    pass\ndef f():\n    return [B(b'abc'), bytes(B(b'd'))]\n",
+     ["f() == [b'abc', b'd']"]),
+    ("code-subclass-own",
+     "class Base(Exception):\n    def __init__(self, n):\n        super().__init__(n * 2)\n"
+     "class Sub(Base):\n    pass\ndef f():\n    raise Sub(2)\n",
+     "try:\n    f()\nexcept Base as e:\n"
+     "    assert e.args == (4,) and type(e).__name__ == 'Sub'\n" + _R37_ELSE),
+]
+
+
+@pytest.mark.parametrize("name, code, tests", _ROUND_37_FORGED, ids=[c[0] for c in _ROUND_37_FORGED])
+def test_round_37_no_exception_of_the_tests_made_by_the_code(sandbox, name, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+    if name in ("subclass", "type-call", "deeper", "with-stdlib-base", "explicit-new"):
+        assert any("dérive d'une classe d'exception de l'autre côté" in f.reason
+                   for f in result.failures), result
+
+
+@pytest.mark.parametrize("name, code, tests", _ROUND_37_HONEST, ids=[c[0] for c in _ROUND_37_HONEST])
+def test_round_37_exceptions_and_bytes_keep_what_python_answers(sandbox, name, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.ok, result
+
+
+# Round 37: World.load froze only the classes the imported modules bind to a name; _decimal
+# makes SignalDict (every context's flags and traps) and binds it to none. In fork mode the code
+# rebound its methods, which then ran on the tests' turn in the tests' context. Every class a
+# job's import creates is frozen now, as in the worker and in spawn mode.
+_R37_LOADED_CLASSES = [
+    ("decimal", "type(decimal.getcontext().flags)"), ("decimal", "type(decimal.getcontext().traps)"),
+    ("decimal", "type(decimal.getcontext())"), ("decimal", "type(decimal.localcontext())"),
+    ("fractions", "fractions.Fraction"), ("statistics", "statistics.NormalDist"),
+    ("datetime", "type(datetime.timezone.utc)"), ("difflib", "type(difflib.ndiff('a', 'b'))"),
+    ("difflib", "type(difflib.SequenceMatcher(None, 'a', 'b').get_matching_blocks()[0])"),
+    ("graphlib", "graphlib.TopologicalSorter"), ("queue", "type(queue.Queue().not_empty)"),
+    ("textwrap", "textwrap.TextWrapper"), ("time", "type(time.localtime())"),
+    ("hashlib", "type(hashlib.sha256())"), ("dataclasses", "type(dataclasses.field())"),
+]
+
+
+@pytest.mark.parametrize("mode", ["fork", "spawn"])
+def test_round_37_every_class_a_job_imports_is_immutable(mode):
+    from course_utils.sandbox import Sandbox
+
+    modules = sorted({module for module, _ in _R37_LOADED_CLASSES})
+    code = ("".join(f"import {module}\n" for module in modules) + "found = []\n"
+            + "".join(f"try:\n    ({expression}).patched = 1\n    found.append({expression!r})\n"
+                      "except TypeError:\n    pass\n" for _, expression in _R37_LOADED_CLASSES)
+            + "def f():\n    return found\n")
+    forged = ("import decimal\nSD = type(decimal.getcontext().flags)\nreal = SD.__setitem__\n"
+              "def hook(self, key, value):\n    decimal.getcontext().prec = 1\n"
+              "    return real(self, key, value)\nSD.__setitem__ = hook\ndef f(n):\n    return '1'\n")
+    tests = ("import decimal\ndecimal.getcontext().traps[decimal.FloatOperation] = True\n"
+             "assert f(2) == str(decimal.Decimal(2).sqrt())\n")
+    with Sandbox(mode=mode) as box:
+        patched = box.run(code, ["f() == []"])
+        hooked = box.run(forged, tests)
+    assert patched.ok, patched
+    assert hooked.passed == 0 and not hooked.ok, hooked
