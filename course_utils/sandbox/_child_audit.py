@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 
+from course_utils.sandbox._child_os import is_class
 from course_utils.sandbox._policy import TESTS_MODULE, USER_MODULE
 
 
@@ -189,7 +190,7 @@ def _make_hook(violations: list):
             obj, name = (args + (None, None))[:2]
             if window[0] > 0:
                 return None
-            if (issubclass(type(obj), type) and type(name) is str
+            if (is_class(obj) and type(name) is str
                     and name != "__class__" and class_of_the_run(obj)):
                 return None  # enum, typing, abc, dataclasses set these on the run's classes
             return _reason(event, args)

@@ -19,6 +19,7 @@ import sys
 from types import ModuleType
 
 from course_utils.sandbox import _child_os
+from course_utils.sandbox._child_os import is_class
 from course_utils.sandbox._child_audit import (
     close_window,
     distrust_code,
@@ -82,7 +83,7 @@ def checked_format(obj, attr: str):
     attr = exact_str(attr)
     if attr not in _FORMAT_NAMES:
         raise AttributeError(f"attribut interdit dans le bac à sable par ce moyen : {attr[:60]}")
-    if issubclass(type(obj), type) and issubclass(obj, str):
+    if is_class(obj) and issubclass(obj, str):
         method = _real_getattr(str, attr)
 
         def unbound(template, *args, **kwargs):
@@ -111,7 +112,7 @@ def _initialised(target) -> None:
     before the run (a ``property`` of a module's class, an enum's value map, a ``Struct``) is
     shared with the tests, and its initialiser rewrites it in place."""
     kind = type(target)  # the real class: __class__ could lie
-    if not of_the_run(target if issubclass(kind, type) else kind):
+    if not of_the_run(target if is_class(target) else kind):
         raise TypeError(f"__init__ ne peut pas réinitialiser un objet de type {type_name(target)} "
                         "dans le bac à sable : créez-en un nouveau (seuls les objets des classes "
                         "de votre code se réinitialisent)")
@@ -217,7 +218,7 @@ def _untrusted_owner(obj) -> bool:
     if type(obj) is type(_exports):
         module = function_module(obj)
     else:
-        cls = obj if issubclass(type(obj), type) else type(obj)
+        cls = obj if is_class(obj) else type(obj)
         module = type.__dict__["__dict__"].__get__(cls).get("__module__")
     return type(module) is str and module in (USER_MODULE, TESTS_MODULE)
 
@@ -350,7 +351,7 @@ def _checked_fields(cls) -> None:
     """Field names of a dataclass are pasted into source: exact identifiers only, read where
     dataclasses reads them (``cls.__dict__``, which a metaclass could answer otherwise than
     the class's real namespace, is refused unless it is that namespace)."""
-    if not issubclass(type(cls), type):
+    if not is_class(cls):
         raise TypeError("dataclass s'applique à une classe")
     namespace = type.__dict__["__dict__"].__get__(cls)
     mro = type.__dict__["__mro__"].__get__(cls)
@@ -400,7 +401,7 @@ def _dataclass_wrappers(module):
     def dataclass(cls=None, /, **options):
         def wrap(cls):
             _checked_fields(cls)
-            if options.get("init", True) is False and issubclass(type(cls), type) \
+            if options.get("init", True) is False and is_class(cls) \
                     and type.__dict__["__dict__"].__get__(cls).get("__doc__") is None:
                 # dataclasses writes a missing docstring from inspect.signature(cls), which for
                 # an initialiser of the interpreter's parses its text signature (compile:
@@ -453,7 +454,7 @@ def _named_fields(fields_of, field_class):
     fixed once set, see :func:`_seal_field_names`)."""
     def checked(obj):
         found = fields_of(obj)
-        of_a_str = issubclass(obj if issubclass(type(obj), type) else type(obj), str)
+        of_a_str = issubclass(obj if is_class(obj) else type(obj), str)
         for field in found:
             problem = _field_name_problem(field, field_class, of_a_str)
             if problem is not None:
@@ -1043,7 +1044,7 @@ def _seal_abcs(meta) -> None:
         try:
             return subclass_check(cls, subclass)
         finally:
-            if strict_mode() and issubclass(type(subclass), type) and of_the_run(subclass) \
+            if strict_mode() and is_class(subclass) and of_the_run(subclass) \
                     and not of_the_run(cls):
                 reset_caches(cls)
 
@@ -1272,9 +1273,51 @@ def harden_modules(modules: dict) -> None:
     if difflib is not None and not _builtins.hasattr(
             vars(difflib.HtmlDiff).get("_make_prefix"), "__wrapped_by_sandbox__"):
         _count_prefixes_aside(difflib.HtmlDiff)
-    # What their classes hold, their enum members and what they export: read-only.
-    seal_shared_state({name: list(_exports(name, module).values())
+    _build_lazy_tables(modules)
+    # What their classes hold, their enum members, what they export and their own markers:
+    # read-only.
+    seal_shared_state({name: [*_exports(name, module).values(), *_own_markers(name, module)]
                        for name, module in modules.items()})
+
+
+# Module globals that their module itself writes after its import (random.seed() sets
+# _inst.gauss_next): not sealed.
+_WRITTEN_BY_THEIR_MODULE = frozenset({("random", "_inst")})
+
+
+def _own_markers(name: str, module) -> list:
+    """The objects of a module's own classes held in its globals, private names included:
+    dataclasses' ``_FIELD`` (what every Field's ``_field_type`` holds, and its ``repr``
+    shows), enum's ``_auto_null`` (every ``auto()``'s value until it is set). The code
+    reaches them through public attributes, and the tests read them the same way."""
+    from course_utils.sandbox._child_os import _HEAPTYPE
+
+    found = []
+    for attr, value in list(vars(module).items()):
+        kind = type(value)
+        if (name, attr) in _WRITTEN_BY_THEIR_MODULE or is_class(value) \
+                or not kind.__flags__ & _HEAPTYPE:
+            continue
+        owner = type.__dict__["__module__"].__get__(kind)
+        if type(owner) is str and owner == name:
+            found.append(value)
+    return found
+
+
+def _build_lazy_tables(modules: dict) -> None:
+    """Build now the tables some functions build at their first call, and keep in their
+    module for both sides: ``base64.b85decode`` publishes its table before filling it, so a
+    ``MemoryError`` the code provoked halfway left an empty one for the tests; from Python
+    3.13 ``random.seed`` of a string imports ``_sha2`` once (refused after the lock-down)."""
+    base64 = modules.get("base64")
+    if base64 is not None:
+        for function in ("b85decode", "b85encode", "a85decode", "a85encode", "b32decode",
+                         "b32encode", "b32hexdecode", "b32hexencode"):
+            if _builtins.hasattr(base64, function):
+                _builtins.getattr(base64, function)(b"")
+    random = modules.get("random") or sys.modules.get("random")
+    if random is not None:
+        random.Random().seed("")
 
 
 def _special_exports(name: str, module) -> dict:
@@ -1347,7 +1390,11 @@ def _no_type_check(arg):
     was marked for the tests too. Here a class of the run is marked with the functions of its
     own namespace that the run defined (by their exact module) and its nested classes of the
     run; anything else goes to :func:`_own_only`'s decorator."""
-    if not (strict_mode() and issubclass(type(arg), type) and of_the_run(arg)):
+    if not (strict_mode() and is_class(arg) and of_the_run(arg)):
+        if strict_mode() and not is_class(arg) and type(arg) is not _FUNCTION:
+            # an object, not a class: the real one walks it if isinstance(arg, type), which
+            # a __class__ property answers, through the names its dir() and attributes give
+            return arg
         return _NO_TYPE_CHECK[0](arg)
     pending, seen = [arg], set()
     while pending:
@@ -1361,7 +1408,7 @@ def _no_type_check(arg):
                 module = _FUNCTION.__dict__["__module__"].__get__(function)
                 if type(module) is str and module in (USER_MODULE, TESTS_MODULE):
                     function.__no_type_check__ = True
-            elif issubclass(type(value), type) and of_the_run(value):
+            elif is_class(value) and of_the_run(value):
                 pending.append(value)
         type.__setattr__(cls, "__no_type_check__", True)
     return arg

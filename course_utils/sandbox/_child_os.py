@@ -70,6 +70,20 @@ _IMMUTABLETYPE = 1 << 8
 _HEAPTYPE = 1 << 9
 
 
+def is_class(obj, _super=super) -> bool:
+    """Whether ``obj`` is a class, as CPython's own C code decides (``PyType_Check``: a flag
+    of its type's, whatever any MRO says). ``issubclass(type(obj), type)`` reads the
+    metaclass's MRO, and so does every descriptor of ``type`` (``type.__flags__`` included):
+    a meta-metaclass's ``mro()`` returning ``[M, object]`` hid a class of the code from the
+    runner while the interpreter still treated it as one. ``super(obj)``, unbound, checks
+    exactly that flag and calls nothing of ``obj``'s."""
+    try:
+        _super(obj)
+    except TypeError:
+        return False
+    return True
+
+
 class Boundary:
     """What the worker prepared for its children: the compiled filter (or why there is none)."""
 
@@ -492,7 +506,7 @@ def learn_attribute_access(classes) -> None:
 
     generic = slots(object)
     for cls in classes:
-        if id(cls) not in _GENERIC_ACCESS and issubclass(type(cls), type):
+        if id(cls) not in _GENERIC_ACCESS and is_class(cls):
             _GENERIC_ACCESS[id(cls)] = (slots(cls) == generic, cls)
 
 
@@ -531,7 +545,7 @@ def freeze_types(types) -> int:
         return 0
     changed = 0
     for cls in types:
-        if type(cls) is not type and not issubclass(type(cls), type):
+        if not is_class(cls):
             continue
         flags = cls.__flags__
         if flags & _HEAPTYPE and not flags & _IMMUTABLETYPE:
@@ -552,7 +566,7 @@ def all_heap_types(classes=None) -> list:
     import gc
 
     if classes is None:
-        classes = [obj for obj in gc.get_objects() if issubclass(type(obj), type)]
+        classes = [obj for obj in gc.get_objects() if is_class(obj)]
     found = []
     for cls in classes:
         key = (type.__dict__["__module__"].__get__(cls), cls.__qualname__)

@@ -58,6 +58,7 @@ import sys
 import types
 
 from course_utils.sandbox import _child_os
+from course_utils.sandbox._child_os import is_class
 from course_utils.sandbox._child_audit import close_window, open_window
 from course_utils.sandbox._plain import PlainValueError, is_scalar_type, to_plain, type_name
 from course_utils.sandbox._policy import TESTS_MODULE, USER_MODULE
@@ -99,7 +100,10 @@ _IMMUTABLE_STDLIB = (("decimal", "Decimal"), ("re", "Pattern"), ("datetime", "da
 
 def of_the_run(cls) -> bool:
     """True for a class the tests or the code defined (it can still be changed)."""
-    flags = _flags(cls)
+    try:
+        flags = _flags(cls)
+    except TypeError:  # its metaclass's MRO hides type (see _child_os.is_class): the stdlib
+        return True  # has no such class, only a run can make one
     if not flags & _child_os._HEAPTYPE:
         return False
     if _child_os._FLAGS_OFFSET and _child_os._FLAGS_OFFSET[0] is not None:
@@ -219,7 +223,7 @@ class HiddenClass(Hidden):
 
 
 def hidden(name: str, value, failed: list | None = None) -> Hidden:
-    if issubclass(type(value), type):
+    if is_class(value):
         return HiddenClass(f"{name} est une classe, pas une fonction : les tests n'appellent "
                            "que des fonctions dans le bac à sable", failed)
     return Hidden(f"{name} est un objet de type {type_name(value)} : les tests ne voient que "
@@ -415,7 +419,18 @@ class HandedGenerator(HandedIterator):
         return self._close()
 
 
-_MRO = type.__dict__["__mro__"].__get__  # the order `except` matches in, not a metaclass's
+_REAL_MRO = type.__dict__["__mro__"].__get__  # the order `except` matches in
+
+
+def _MRO(cls) -> tuple:
+    """``cls.__mro__`` as the interpreter holds it (not as a metaclass answers), or ``(cls,)``
+    for a class whose metaclass's own MRO hides ``type`` (every descriptor of ``type`` then
+    refuses it, see :func:`_child_os.is_class`): a class derived, for the runner, from
+    nothing, which no class of the standard library stands for."""
+    try:
+        return _REAL_MRO(cls)
+    except TypeError:
+        return (cls,)
 
 
 def _nearest_stdlib_class(cls):
@@ -714,7 +729,7 @@ class Membrane:
         view = self.test_views.get(id(value))
         if view is not None:
             return view
-        if issubclass(type(value), type):
+        if is_class(value):
             if of_the_run(value) and BaseException in _MRO(value) \
                     and _nearest_stdlib_class(value) is not None:
                 # ``except SoldeInsuffisant`` in the tests: the class its raised exceptions
@@ -858,7 +873,7 @@ class Membrane:
             pass
         what = name if where is None else f"l'argument {where} de {name}"
         kind = type(value)
-        if issubclass(kind, type):
+        if is_class(value):
             if of_the_run(value) or id(value) in self.test_view_classes:
                 raise _refusal(what, value, "est")
             return value
@@ -890,7 +905,7 @@ class Membrane:
 
         def visit(obj) -> bool:
             kind = type(obj)
-            if issubclass(kind, type):
+            if is_class(obj):
                 if of_the_run(obj) or id(obj) in self.test_view_classes:
                     raise _refusal(what, obj, "contient")
                 return False
@@ -930,7 +945,7 @@ class Membrane:
 
         def visit(obj) -> bool:
             kind = type(obj)
-            if issubclass(kind, type) or kind is types.FunctionType or id(obj) in views:
+            if is_class(obj) or kind is types.FunctionType or id(obj) in views:
                 return False  # classes checked by the walk; the callbacks; the code's views
             if id(obj) in originals and id(kind) not in immutable:
                 raise _shared_refusal(what, obj)
@@ -1028,7 +1043,7 @@ class Membrane:
         def throw(*args):
             exc = args[0] if len(args) == 1 else (args[1] if len(args) > 1 and args[1] is not None
                                                    else args[0])
-            if issubclass(type(exc), type) and issubclass(exc, BaseException):
+            if is_class(exc) and issubclass(exc, BaseException):
                 exc = exc()
             if not issubclass(type(exc), BaseException):
                 raise TypeError("throw() attend une exception")

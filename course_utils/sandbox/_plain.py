@@ -78,7 +78,10 @@ _CONVERT_SCALAR = (  # read a subclass instance through its base type's own slot
 
 def type_name(value) -> str:
     """Name of ``value``'s type, read without calling anything the value defines."""
-    name = type.__dict__["__name__"].__get__(type(value))
+    try:
+        name = type.__dict__["__name__"].__get__(type(value))
+    except TypeError:  # a class whose metaclass's MRO hides type (see _child_os.is_class)
+        return "?"
     return name if type(name) is str else "?"
 
 
