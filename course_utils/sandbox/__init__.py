@@ -129,8 +129,11 @@ What each layer stops, and what it does not
    is, ``x.__init__`` (read by the attribute syntax or ``getattr`` only, like ``x.format``:
    by name elsewhere, in a class pattern or a reduction, it is refused) refuses to
    initialise again an object made before the run (a
-   ``property`` of ``Fraction``, an enum's map: shared with the tests), and the caches
-   are emptied between the two sides. The stdlib ABCs are shared: their
+   ``property`` of ``Fraction``, an enum's map: shared with the tests), every attribute the
+   code writes or deletes is checked at run time (``_rewrite``: no function of the standard
+   library, and no ``__doc__``/``__name__`` of an object of a class not of the run, changes),
+   and the caches are emptied between the two sides. Whether a value is a class is read from
+   CPython's type flag, not from a metaclass's MRO (``_child_os.is_class``). The stdlib ABCs are shared: their
    subclass checks leave the classes of the run out (a subclass of the code's would otherwise
    make ``numbers.Integral`` answer anything, for the tests and for the standard library) and
    their registries cannot be cleared, and their caches keep no class of the run (a

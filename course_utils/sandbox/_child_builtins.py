@@ -33,13 +33,15 @@ from course_utils.sandbox._crossing import of_the_run
 from course_utils.sandbox._generated import problem as generated_problem
 from course_utils.sandbox._plain import type_name
 from course_utils.sandbox._policy import ALLOWED_MODULES, HIDDEN_NAMES, ONLY_NAMES, TESTS_MODULE, USER_MODULE
-from course_utils.sandbox._rewrite import FORMAT_HELPER, INIT_HELPER, CodeRefused, compile_untrusted
+from course_utils.sandbox._rewrite import (DELATTR_HELPER, FORMAT_HELPER, INIT_HELPER, SETATTR_HELPER,
+                                           CodeRefused, compile_untrusted)
 from course_utils.sandbox._shared_state import seal_shared_state
 from course_utils.sandbox._static import attribute_refusal, format_refusal, name_refusal
 
 _MODULES = sys.modules  # the real table: a running child's sys.modules is emptied (_child._serve)
 _FUNCTION = type(lambda: None)
 _real_getattr = _builtins.getattr
+_real_setattr, _real_delattr = _builtins.setattr, _builtins.delattr
 _real_eval = _builtins.eval
 _MISSING = object()
 _FORMAT_NAMES = ("format", "format_map")
@@ -166,11 +168,72 @@ def hasattr(obj, name):  # noqa: A001
 
 
 def setattr(obj, name, value):  # noqa: A001
-    _builtins.setattr(obj, _refuse_attribute(name), value)
+    name = _written_name(name)
+    _check_write(obj, name)
+    _builtins.setattr(obj, name, value)
 
 
 def delattr(obj, name):  # noqa: A001
-    _builtins.delattr(obj, _refuse_attribute(name))
+    name = _written_name(name)
+    _check_write(obj, name)
+    _builtins.delattr(obj, name)
+
+
+def _check_write(obj, name: str) -> None:
+    """Refuse a write of the code that would change what the tests read: an attribute of a
+    function that is not the code's own (``statistics.mean.__name__``, ``textwrap.fill.x``:
+    the standard library's functions are shared, no audit event reports such a write, and
+    their type cannot be given a guard), or a special attribute (``__doc__``, ``__name__``)
+    of an object of a class that is not of the run (a ``property`` of a module's class).
+    Classes need no check here (the standard library's are frozen), nor other attributes of
+    the standard library's objects (the shared ones are sealed, ``_shared_state``). The
+    common case (``self.x = v``) costs two type checks and a look at the name."""
+    kind = type(obj)
+    if kind is _FUNCTION:
+        module = _FUNCTION.__dict__["__module__"].__get__(obj)
+        if type(module) is str and module == USER_MODULE:
+            return
+    elif not (name[:2] == "__" and name[-2:] == "__") or is_class(obj) or of_the_run(kind):
+        return
+    raise AttributeError(f"refusé dans le bac à sable : {name} d'un objet de la bibliothèque "
+                         f"standard ({type_name(obj)}, partagé avec les tests) ne change pas")
+
+
+_CHECKED_NAMES: dict = {}  # attribute names the static rules accept -> whether a dunder
+
+
+def _written_name(name) -> str:
+    """``name`` as :func:`_refuse_attribute` accepts it, remembered (a pure function of the
+    exact string; at most 10,000 names kept)."""
+    if type(name) is str and name in _CHECKED_NAMES:
+        return name
+    name = _refuse_attribute(name)
+    if len(_CHECKED_NAMES) < 10_000:
+        _CHECKED_NAMES[name] = name[:2] == "__" and name[-2:] == "__"
+    return name
+
+
+def checked_setattr(value, obj, name: str, _names=_CHECKED_NAMES, _function=_FUNCTION,
+                    _set=_real_setattr) -> None:
+    """``obj.name = value`` of the untrusted code (arguments in the order Python evaluates
+    them, see _rewrite): :func:`_check_write` first. ``name`` is a constant of the code, read
+    by the static check; it can also call this helper itself (the builtins it hands ``eval``
+    hold it), hence the same checks as ``setattr``. ``self.x = v`` costs a call and two
+    lookups: only a dunder name or a function is looked at further."""
+    dunder = _names.get(name) if type(name) is str else None
+    if dunder is None:
+        name = _written_name(name)
+        dunder = name[:2] == "__" and name[-2:] == "__"
+    if dunder or type(obj) is _function:
+        _check_write(obj, name)
+    _set(obj, name, value)
+
+
+def checked_delattr(obj, name: str) -> None:
+    """``del obj.name`` of the untrusted code: :func:`_check_write` first."""
+    name = _written_name(name)
+    _check_write(obj, name)
+    _real_delattr(obj, name)
 
 
 def _checked_names(*names) -> tuple:
@@ -1643,6 +1706,8 @@ def make_builtins(views: dict, output: OutputBuffer, namespace: dict,
     )
     table[FORMAT_HELPER] = checked_format
     table[INIT_HELPER] = checked_init
+    table[SETATTR_HELPER] = checked_setattr
+    table[DELATTR_HELPER] = checked_delattr
     for name in ("exec", "compile", "open", "globals", "locals", "vars", "breakpoint", "help"):
         table[name] = _unavailable(name, f"fonction interdite dans le bac à sable : {name}")
     if extra:

@@ -77,11 +77,22 @@ def is_class(obj, _super=super) -> bool:
     a meta-metaclass's ``mro()`` returning ``[M, object]`` hid a class of the code from the
     runner while the interpreter still treated it as one. ``super(obj)``, unbound, checks
     exactly that flag and calls nothing of ``obj``'s."""
+    kind = type(obj)
+    if kind is type:
+        return True
+    try:  # the flag itself, when the metaclass's MRO lets type's descriptor read it
+        return bool(_TYPE_FLAGS(kind) & _TYPE_SUBCLASS)
+    except TypeError:
+        pass
     try:
         _super(obj)
     except TypeError:
         return False
     return True
+
+
+_TYPE_SUBCLASS = 1 << 31  # Py_TPFLAGS_TYPE_SUBCLASS: set on type and on every metaclass
+_TYPE_FLAGS = type.__dict__["__flags__"].__get__
 
 
 class Boundary:

@@ -4,7 +4,13 @@
   which checks the template at run time (a literal template was already read by the static
   check: this is the second layer); ``x.__init__`` becomes ``__sandbox_init__(x)``, which
   refuses to initialise again an object made before the run (a ``property`` of a module's
-  class, shared with the tests, would otherwise be rewritten in place).
+  class, shared with the tests, would otherwise be rewritten in place). Every attribute it
+  writes or deletes goes through ``__sandbox_setattr__(value, x, "name")`` /
+  ``__sandbox_delattr__(x, "name")`` (in Python's order: the value first), which refuse to
+  change a function of the standard library (``statistics.mean.__name__``, shared with the
+  tests; no audit event and no class guard sees such a write). Targets that unpack
+  (``self.a, self.b = pair``), loop and ``with`` targets go through temporary names of the
+  runner's, assigned in the order Python assigns them.
 * Test code (expressions and assertion programs) additionally gets its comparisons and truth
   tests moved onto plain data: ``a == b`` becomes ``__sandbox_compare__(a, ("==",), (b,))``,
   ``assert t`` / ``if t`` / ``while t`` / ``not t`` / ``t and u`` evaluate
@@ -26,6 +32,9 @@ from course_utils.sandbox._static import analyse, parse_source
 
 FORMAT_HELPER = "__sandbox_format__"
 INIT_HELPER = "__sandbox_init__"
+SETATTR_HELPER = "__sandbox_setattr__"
+DELATTR_HELPER = "__sandbox_delattr__"
+TEMP_PREFIX = "__sandbox_t"  # + a number + "__": the rewrites' temporary names
 COMPARE_HELPER = "__sandbox_compare__"
 CHAIN_PREFIX = "__sandbox_chain_"  # + a number: the middle operands of a chained comparison
 TRUTH_HELPER = "__sandbox_truth__"
@@ -140,6 +149,172 @@ class FormatRewriter(_Transformer):
         return node
 
 
+def _writes_attribute(target) -> bool:
+    """Whether an assignment target writes an attribute, at any depth of its unpacking."""
+    kind = type(target)
+    if kind is ast.Attribute:
+        return True
+    if kind is ast.Starred:
+        return _writes_attribute(target.value)
+    if kind is ast.Tuple or kind is ast.List:
+        return any(_writes_attribute(element) for element in target.elts)
+    return False
+
+
+_STORE, _DEL = ast.Store(), ast.Del()
+
+
+class UntrustedRewriter(FormatRewriter):
+    """The untrusted code's rewrites: :class:`FormatRewriter`'s, and its attribute writes."""
+
+    def __init__(self):
+        super().__init__()
+        self._temps = 0
+
+    def _temp(self) -> str:
+        self._temps += 1
+        return f"{TEMP_PREFIX}{self._temps}__"
+
+    def _name(self, name: str, like, ctx=_LOAD):
+        return _node(ast.Name, _pos(like), id=name, ctx=ctx)
+
+    def _assign(self, target, value, out: list, temps: list) -> None:
+        """Append to ``out`` the statements that store ``value`` (an expression evaluated
+        here, once) into ``target``, as Python would; temporary names go to ``temps``."""
+        pos = _pos(target)
+        kind = type(target)
+        if kind is ast.Attribute:
+            out.append(_node(ast.Expr, pos, value=_call(
+                SETATTR_HELPER, [value, target.value, ast.Constant(target.attr, **pos)], target)))
+        elif (kind is ast.Tuple or kind is ast.List) and _writes_attribute(target):
+            leaves, elements = [], []
+            for element in target.elts:
+                name = self._temp()
+                temps.append(name)
+                leaf = element.value if type(element) is ast.Starred else element
+                stored = self._name(name, element, _STORE)
+                elements.append(_node(ast.Starred, _pos(element), value=stored, ctx=_STORE)
+                                if type(element) is ast.Starred else stored)
+                leaves.append((leaf, name))
+            out.append(_node(ast.Assign, pos, targets=[_node(ast.Tuple, pos, elts=elements,
+                                                               ctx=_STORE)],
+                             value=value, type_comment=None))
+            for leaf, name in leaves:  # unpacked first, then stored left to right
+                self._assign(leaf, self._name(name, leaf), out, temps)
+        else:
+            out.append(_node(ast.Assign, pos, targets=[target], value=value, type_comment=None))
+
+    def _block(self, like, body: list, temps: list):
+        """One statement for ``body`` (a visitor replaces a node by one node), its temporary
+        names deleted after it (in a class body they would stay among its attributes)."""
+        pos = _pos(like)
+        if temps:
+            body.append(_node(ast.Delete, pos, targets=[self._name(name, like, _DEL)
+                                                        for name in temps]))
+        return _node(ast.If, pos, test=ast.Constant(True, **pos), body=body, orelse=[])
+
+    def visit_Assign(self, node: ast.Assign):
+        self.generic_visit(node)
+        if not any(_writes_attribute(target) for target in node.targets):
+            return node
+        if len(node.targets) == 1 and type(node.targets[0]) is ast.Attribute:
+            out: list = []
+            self._assign(node.targets[0], node.value, out, [])
+            return out[0]
+        value, temps, out = node.value, [], []
+        if len(node.targets) > 1:  # a.x = b.y = v: v once, then the targets left to right
+            name = self._temp()
+            temps.append(name)
+            out.append(_node(ast.Assign, _pos(node), targets=[self._name(name, node, _STORE)],
+                             value=value, type_comment=None))
+            value = None
+        for target in node.targets:
+            self._assign(target, value if value is not None else self._name(name, target),
+                         out, temps)
+        return self._block(node, out, temps)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign):
+        self.generic_visit(node)
+        if type(node.target) is not ast.Attribute or node.value is None:
+            return node
+        out: list = []
+        self._assign(node.target, node.value, out, [])
+        return out[0]
+
+    def visit_AugAssign(self, node: ast.AugAssign):
+        # a.x += v: a, then a.x, then v, the in-place operation, the write (Python's order)
+        self.generic_visit(node)
+        target = node.target
+        if type(target) is not ast.Attribute:
+            return node
+        owner, current = self._temp(), self._temp()
+        pos = _pos(node)
+        out = [_node(ast.Assign, pos, targets=[self._name(owner, node, _STORE)],
+                     value=target.value, type_comment=None),
+               _node(ast.Assign, pos, targets=[self._name(current, node, _STORE)],
+                     value=_node(ast.Attribute, _pos(target), value=self._name(owner, target),
+                                 attr=target.attr, ctx=_LOAD), type_comment=None),
+               _node(ast.AugAssign, pos, target=self._name(current, node, _STORE), op=node.op,
+                     value=node.value)]
+        self._assign(_node(ast.Attribute, _pos(target), value=self._name(owner, target),
+                           attr=target.attr, ctx=_STORE), self._name(current, node), out, [])
+        return self._block(node, out, [owner, current])
+
+    def visit_Delete(self, node: ast.Delete):
+        self.generic_visit(node)
+        flat: list = []
+        pending = list(node.targets)
+        while pending:  # del (a.x, b): left to right
+            target = pending.pop(0)
+            if type(target) in (ast.Tuple, ast.List):
+                pending[:0] = target.elts
+            else:
+                flat.append(target)
+        if not any(type(target) is ast.Attribute for target in flat):
+            return node
+        out = [_node(ast.Expr, _pos(target), value=_call(
+                   DELATTR_HELPER, [target.value, ast.Constant(target.attr, **_pos(target))],
+                   target))
+               if type(target) is ast.Attribute
+               else _node(ast.Delete, _pos(target), targets=[target]) for target in flat]
+        return self._block(node, out, [])
+
+    def _visit_loop(self, node):
+        self.generic_visit(node)
+        if not _writes_attribute(node.target):
+            return node
+        name = self._temp()
+        stores: list = []
+        self._assign(node.target, self._name(name, node.target), stores, [])
+        node.target = self._name(name, node.target, _STORE)
+        node.body[:0] = stores
+        return node
+
+    visit_For = visit_AsyncFor = _visit_loop
+
+    def _visit_with(self, node):
+        # with a as x.y, b as z: entered and bound in order, as nested statements are
+        self.generic_visit(node)
+        if not any(item.optional_vars is not None and _writes_attribute(item.optional_vars)
+                   for item in node.items):
+            return node
+        body = node.body
+        for index in range(len(node.items) - 1, -1, -1):
+            item = node.items[index]
+            if item.optional_vars is not None and _writes_attribute(item.optional_vars):
+                name = self._temp()
+                stores: list = []
+                self._assign(item.optional_vars, self._name(name, item.optional_vars), stores,
+                             [])
+                item.optional_vars = self._name(name, item.optional_vars, _STORE)
+                body = stores + body
+            body = [_node(type(node), _pos(node), items=[item], body=body,
+                          type_comment=None)]
+        return body[0]
+
+    visit_With = visit_AsyncWith = _visit_with
+
+
 class TestRewriter(FormatRewriter):
     """Comparisons and truth tests of test code on plain data (see the module docstring)."""
 
@@ -215,9 +390,9 @@ class TestRewriter(FormatRewriter):
 def compile_checked(tree: ast.AST, filename: str, mode: str, *, tests: bool, uses_format: bool):
     """Rewrite and compile a tree that already passed the static check (it is modified).
     ``uses_format``: the tree reads an attribute that is checked at run time
-    (``_static.CHECKED_ATTRS``)."""
+    (``_static.CHECKED_ATTRS``), or writes or deletes one."""
     if tests or uses_format:
-        tree = (TestRewriter() if tests else FormatRewriter()).visit(tree)
+        tree = (TestRewriter() if tests else UntrustedRewriter()).visit(tree)
     with warnings.catch_warnings(module=warnings):  # SyntaxWarnings of the code: not the caller's output
         warnings.simplefilter("ignore")
         # optimize=0: the code means the same whatever flags the caller runs with (-O would

@@ -229,7 +229,8 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
             reason = attribute_refusal(node.attr)
             if reason:
                 refuse(node, reason)
-            uses_format = uses_format or node.attr in CHECKED_ATTRS
+            # a read of CHECKED_ATTRS, or any write: both are checked at run time (_rewrite)
+            uses_format = uses_format or node.attr in CHECKED_ATTRS or type(node.ctx) is not ast.Load
         elif kind is ast.Import:
             for alias in node.names:
                 if alias.name not in ALLOWED_MODULES:
@@ -248,6 +249,12 @@ def analyse(tree: ast.AST, imports: set | None = None) -> tuple[list[str], bool]
                     if alias.name.startswith("_"):
                         refuse(node, f"nom privé interdit dans le bac à sable : "
                                      f"{node.module}.{alias.name}")
+        elif kind is ast.comprehension and any(type(part) is ast.Attribute
+                                               for part in ast.walk(node.target)):
+            # an attribute written by a comprehension cannot go through the run-time check
+            # of writes (_rewrite: a comprehension holds no statement)
+            refuse(node.target, "une compréhension n'écrit pas dans un attribut dans le bac à "
+                                "sable : écrivez une boucle for")
         elif kind is ast.match_case:
             # CPython 3.11 compiles a pattern in time and memory quadratic in its captures
             # (6,000 names: 2.6 GB in the caller, which compiles the code): capped.
