@@ -3238,8 +3238,8 @@ def test_round_38_values_of_a_hidden_class_are_refused_cleanly(sandbox, code, te
     # Refused with a message, or hidden: never a pass, never a run that ends without a result.
     result = sandbox.run(_R38_HIDDEN + "class C(metaclass=M):\n    pass\n" + code, tests)
     assert "sans rendre de résultat" not in (result.error or ""), result
-    if code.startswith("def f():\n    return 1"):
-        assert result.ok, result
+    if code.startswith("def f():\n    return 1"):  # Python 3.10 makes no such class at all
+        assert result.ok or sys.version_info < (3, 11), result
     else:
         assert result.passed == 0 and not result.ok, result
 
@@ -3330,3 +3330,153 @@ def test_round_38_a_memory_error_in_the_codes_turn_leaves_no_half_built_table(sa
              "    assert is_valid_b85(data) == reference(data)\n")
     result = sandbox.run(code, tests, memory_mb=64)
     assert result.passed == 0 and not result.ok, result
+
+
+# Round 38: the code wrote attributes of the standard library's functions, shared with the
+# tests (statistics.mean.__name__ = 'hacked'; no audit event, no guard of their type). Every
+# attribute the code writes or deletes now goes through a run-time check (_rewrite), in
+# Python's order; unpacking, loop and with targets through names of the runner's.
+_ROUND_38_WRITES_FORGED = [
+    pytest.param("import statistics\nstatistics.mean.__name__ = 'hacked'\ndef f():\n    return 1\n",
+                 "assert f() == 1\nimport statistics\nassert statistics.mean.__name__ == 'hacked'\n",
+                 id='stdlib-name'),
+    pytest.param("import textwrap\ntextwrap.fill.__doc__ = 'x'\ndef f():\n    return 1\n",
+                 "assert f() == 1\nimport textwrap\nassert textwrap.fill.__doc__ == 'x'\n",
+                 id='stdlib-doc'),
+    pytest.param('import textwrap\ntextwrap.fill.extra = 5\ndef f():\n    return 1\n',
+                 "assert f() == 1\nimport textwrap\nassert getattr(textwrap.fill, 'extra', 0) == 5\n",
+                 id='stdlib-attr'),
+    pytest.param("import heapq\nsetattr(heapq.nlargest, '__qualname__', 'zz')\ndef f():\n    return 1\n",
+                 "assert f() == 1\nimport heapq\nassert heapq.nlargest.__qualname__ == 'zz'\n",
+                 id='stdlib-setattr'),
+    pytest.param("import heapq\nheapq.nsmallest.__name__, x = 'q', 1\ndef f():\n    return 1\n",
+                 "assert f() == 1\nimport heapq\nassert heapq.nsmallest.__name__ == 'q'\n",
+                 id='stdlib-unpack'),
+    pytest.param("import heapq\nheapq.merge.__doc__ += 'Z'\ndef f():\n    return 1\n",
+                 "assert f() == 1\nimport heapq\nassert heapq.merge.__doc__.endswith('Z')\n",
+                 id='stdlib-aug'),
+    pytest.param("import json\nfor json.dumps.__name__ in ['w']:\n    pass\ndef f():\n    return 1\n",
+                 "assert f() == 1\nimport json\nassert json.dumps.__name__ == 'w'\n",
+                 id='stdlib-for'),
+    pytest.param('import json\ndel json.loads.__doc__\ndef f():\n    return 1\n',
+                 'assert f() == 1\nimport json\nassert json.loads.__doc__ is None\n',
+                 id='stdlib-del'),
+    pytest.param("import statistics\nstatistics.NormalDist.samples.__doc__ = 'S'\ndef f():\n"
+                 '    return 1\n',
+                 'assert f() == 1\nimport statistics\n'
+                 "assert statistics.NormalDist.samples.__doc__ == 'S'\n",
+                 id='method-doc'),
+    pytest.param("import statistics\nstatistics.NormalDist.mean.__doc__ = 'M'\ndef f():\n    return 1\n",
+                 'assert f() == 1\nimport statistics\n'
+                 "assert statistics.NormalDist.mean.__doc__ == 'M'\n",
+                 id='property-doc'),
+    pytest.param("import statistics\nb = {}\neval('1', b)\n"
+                 "b['__builtins__']['__sandbox_setattr__']('h', statistics.mean, '__name__')\n"
+                 'def f():\n    return 1\n',
+                 "assert f() == 1\nimport statistics\nassert statistics.mean.__name__ == 'h'\n",
+                 id='helper-direct'),
+    pytest.param("import json\nclass C:\n    pass\nc = C()\n[0 for json.dumps.__name__ in ['c']]\n"
+                 'def f():\n    return 1\n',
+                 "assert f() == 1\nimport json\nassert json.dumps.__name__ == 'c'\n",
+                 id='comprehension'),
+]
+_ROUND_38_WRITES_HONEST = [
+    pytest.param('class P:\n    def __init__(self, x):\n        self.x = x\n'
+                 '        self.y: int = x + 1\ndef f():\n    p = P(2)\n    return [p.x, p.y]\n',
+                 ['f() == [2, 3]'],
+                 id='simple'),
+    pytest.param('class P:\n    def __init__(self, a, b):\n        self.a, self.b = a, b\n'
+                 '        (self.c, [self.d, *self.e]) = (1, [2, 3, 4])\ndef f():\n    p = P(5, 6)\n'
+                 '    return [p.a, p.b, p.c, p.d, p.e]\n',
+                 ['f() == [5, 6, 1, 2, [3, 4]]'],
+                 id='unpack'),
+    pytest.param('class N:\n    pass\ndef f():\n    a, b = N(), N()\n    x = a.v = b.w = 7\n'
+                 '    return [x, a.v, b.w]\n',
+                 ['f() == [7, 7, 7]'],
+                 id='multi'),
+    pytest.param('class C:\n    n = 0\n    def __init__(self):\n        self.items = [1]\ndef f():\n'
+                 '    c = C()\n    c.n += 5\n    c.items += [2]\n    c.n *= 2\n'
+                 '    return [c.n, c.items, C.n]\n',
+                 ['f() == [10, [1, 2], 0]'],
+                 id='aug'),
+    pytest.param("log = []\nclass O:\n    pass\no = O()\ndef val():\n    log.append('value')\n"
+                 "    return 1\ndef obj():\n    log.append('object')\n    return o\ndef f():\n"
+                 '    obj().x = val()\n    return log\n',
+                 ["f() == ['value', 'object']"],
+                 id='order'),
+    pytest.param('class C:\n    pass\ndef f():\n    c = C()\n    c.a = 1\n    c.b = 2\n'
+                 "    del c.a, c.b\n    return hasattr(c, 'a') or hasattr(c, 'b')\n",
+                 ['f() == False'],
+                 id='del'),
+    pytest.param('class C:\n    pass\ndef f():\n    c = C()\n    out = []\n    for c.i in range(3):\n'
+                 "        out.append(c.i)\n    for k, c.v in [(1, 'a')]:\n"
+                 '        out.append((k, c.v))\n    return out\n',
+                 ["f() == [0, 1, 2, (1, 'a')]"],
+                 id='for'),
+    pytest.param('log = []\nclass C:\n    pass\nclass cm:\n    def __init__(self, v):\n'
+                 '        self.v = v\n    def __enter__(self):\n        log.append(self.v)\n'
+                 '        return self.v\n    def __exit__(self, *a):\n        log.append(-self.v)\n'
+                 'def f():\n    c = C()\n    with cm(1) as c.a, cm(2) as b:\n'
+                 '        log.append((c.a, b))\n    return log\n',
+                 ['f() == [1, 2, (1, 2), -2, -1]'],
+                 id='with'),
+    pytest.param('class C:\n    a, b = 1, 2\n    x = y = 3\n    o = None\n    o, (p, q) = 4, (5, 6)\n'
+                 'def f():\n'
+                 '    return [C.a, C.b, C.x, C.y, C.o, C.p, C.q, sorted(k for k in dir(C) if '
+                 "not k.startswith('__'))]\n",
+                 ["f() == [1, 2, 3, 3, 4, 5, 6, ['a', 'b', 'o', 'p', 'q', 'x', 'y']]"],
+                 id='class-body'),
+    pytest.param('import enum\nclass Color(enum.Enum):\n    RED, GREEN = 1, 2\ndef f():\n'
+                 '    return [m.name for m in Color]\n',
+                 ["f() == ['RED', 'GREEN']"],
+                 id='enum-body'),
+    pytest.param('import functools\ndef deco(fn):\n    def wrapper(*a):\n        return fn(*a)\n'
+                 "    wrapper.__name__ = fn.__name__\n    wrapper.__doc__ = 'doc'\n"
+                 '    wrapper.calls = 0\n    return wrapper\n@deco\ndef g(x):\n    return x\ndef f():\n'
+                 '    return [g.__name__, g.__doc__, g.calls]\n',
+                 ["f() == ['g', 'doc', 0]"],
+                 id='wrapper-name'),
+    pytest.param("def f():\n    try:\n        e = ValueError('x')\n        e.code = 4\n"
+                 '        raise e\n    except ValueError as err:\n        return err.code\n',
+                 ['f() == 4'],
+                 id='exception-attr'),
+    pytest.param("class C:\n    pass\ndef f():\n    c = C()\n    setattr(c, 'z', 9)\n    return c.z\n",
+                 ['f() == 9'],
+                 id='setattr-builtin'),
+    pytest.param('class C:\n    pass\nc = C()\nc.v = 1\nc.v += 1\ndef f():\n    return c.v\n',
+                 ['f() == 2'],
+                 id='global-obj'),
+    pytest.param('class C:\n    pass\nclass D:\n    pass\nd = D()\nd.o = C()\nd.o.a, d.o.b = 1, 2\n'
+                 'def f():\n    return [d.o.a, d.o.b]\n',
+                 ['f() == [1, 2]'],
+                 id='class-attr-unpack'),
+    pytest.param('import dataclasses\n@dataclasses.dataclass\nclass P:\n    x: int\n'
+                 '    def bump(self):\n        self.x += 1\n        return self\ndef f():\n'
+                 '    return P(1).bump().x\n',
+                 ['f() == 2'],
+                 id='dataclass'),
+    pytest.param('import dataclasses\n@dataclasses.dataclass(frozen=True)\nclass P:\n    x: int\n'
+                 'def f():\n    try:\n        P(1).x = 2\n    except dataclasses.FrozenInstanceError:\n'
+                 "        return 'frozen'\n",
+                 ["f() == 'frozen'"],
+                 id='frozen'),
+    pytest.param("class C:\n    __slots__ = ('a',)\n    def __init__(self):\n        self.a = 1\n"
+                 '    @property\n    def b(self):\n        return self.a\n    @b.setter\n'
+                 '    def b(self, v):\n        self.a = v\ndef f():\n    c = C()\n    c.b = 5\n'
+                 '    return c.a\n',
+                 ['f() == 5'],
+                 id='slots-prop'),
+]
+
+
+@pytest.mark.parametrize("code, tests", _ROUND_38_WRITES_FORGED)
+def test_round_38_the_code_changes_no_function_of_the_standard_library(sandbox, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+    assert "refusé" in (result.error or ""), result
+
+
+@pytest.mark.parametrize("code, tests", _ROUND_38_WRITES_HONEST)
+def test_round_38_attribute_writes_keep_what_python_does(sandbox, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.ok, result
