@@ -531,6 +531,28 @@ def _exactly(kind, args: tuple) -> BaseException:
     return new
 
 
+def _handled_exception():
+    return sys.exc_info()[1]
+
+
+sys_exception = getattr(sys, "exception", _handled_exception)  # Python 3.11+: sys.exception
+
+
+def _unhandled(function, args, kwargs):
+    """``function(*args, **kwargs)`` called while the other side handles an exception, with a
+    fresh one of the runner's handled instead: the exception being handled is per thread, so
+    a bare ``raise`` in the code called from the tests' ``except`` block re-raised the tests'
+    own object into the code, uncopied (and its class with it). As in Python without one, a
+    bare ``raise`` then raises ``RuntimeError``; the new exceptions' ``__context__`` is that
+    one, which holds no other."""
+    try:
+        raise RuntimeError("No active exception to reraise")
+    except RuntimeError as fresh:
+        fresh.__context__ = None
+        fresh.__traceback__ = None
+        return function(*args, **kwargs)
+
+
 _GRAVEYARD: list = []  # emptied caches, kept alive until the code's next turn (see below)
 
 
@@ -681,7 +703,37 @@ class Membrane:
         def stand_in_init(instance, *args, **kwargs):
             if self.made_by_code.pop(id(instance), None) is instance:
                 return
-            _past_stand_ins(type(instance), "__init__", stand_in_init)(instance, *args, **kwargs)
+            cls = type(instance)
+            if self.tests_turn and id(cls) not in self.made_stand_ins:
+                # The tests' subclass of the code's class (class Later(Retry)): Python runs
+                # the code's __init__ on it. The code's class makes one here, on its turn, and
+                # what it made (arguments, fields, attributes, str() and repr() texts) is
+                # copied into the tests' object, which the code never holds.
+                for base in _MRO(cls)[1:]:
+                    original = self.code_classes.get(id(base))
+                    if original is None:
+                        continue
+                    make = self.constructors.get(id(base))
+                    if make is None:
+                        make = self.constructors[id(base)] = self.code_function(
+                            original, str.__str__(type.__dict__["__name__"].__get__(base)),
+                            makes_exception=True)
+                    made = make(*args, **kwargs)
+                    if issubclass(type(made), BaseException):
+                        BaseException.args.__set__(instance, BaseException.args.__get__(made))
+                        _copy_fields(made, instance, lambda value, field: value)
+                        texts = BaseException.__dict__["__dict__"].__get__(made)
+                        into = BaseException.__dict__["__dict__"].__get__(instance)
+                        for key in _TEXTS.values():
+                            if key in texts:
+                                into[key] = texts[key]
+                        entry = self.originals.get(id(made))
+                        if entry is not None and entry[1] is made:
+                            # raised into the code, it is the exception the code made
+                            _remember(self.originals, instance, entry[0])
+                        return
+                    break
+            _past_stand_ins(cls, "__init__", stand_in_init)(instance, *args, **kwargs)
 
         self._stand_in_init = stand_in_init
         self.code_classes: dict = {}  # id(the stand-in of a class of the code) -> that class
@@ -787,7 +839,8 @@ class Membrane:
                 try:
                     if _GRAVEYARD:
                         _GRAVEYARD.clear()  # old cache entries of the code die on its turn
-                    result = function(*args, **kwargs)
+                    result = function(*args, **kwargs) if sys_exception() is None \
+                        else _unhandled(function, args, kwargs)
                     try:
                         plain = membrane.exception_for_tests(result) if makes_exception \
                             else to_plain(result, f"la valeur renvoyée par {name}")
@@ -997,7 +1050,8 @@ class Membrane:
             membrane.tests_turn = True
             try:
                 try:
-                    result = function(*args, **kwargs)
+                    result = function(*args, **kwargs) if sys_exception() is None \
+                        else _unhandled(function, args, kwargs)
                 except:  # noqa: E722 - every exception (see code_function), raised below as a copy
                     replacement = sys.exc_info()[1]
                     try:
@@ -1142,6 +1196,8 @@ class Membrane:
         the code is the code's own exception again."""
         original = self.originals.get(id(exc))
         if original is not None and original[1] is exc:
+            # the code's own again; raised back unchanged, it is the tests' object again
+            _remember(self.tests_originals, original[0], exc)
             return original[0]
         new = self._exception_for_code(exc)
         _remember(self.tests_originals, new, exc)  # raised back to the tests: theirs again
