@@ -35,7 +35,7 @@ from course_utils.sandbox._plain import type_name
 from course_utils.sandbox._policy import ALLOWED_MODULES, HIDDEN_NAMES, ONLY_NAMES, TESTS_MODULE, USER_MODULE
 from course_utils.sandbox._rewrite import (DELATTR_HELPER, FORMAT_HELPER, INIT_HELPER, SETATTR_HELPER,
                                            CodeRefused, compile_untrusted)
-from course_utils.sandbox._shared_state import seal_shared_state
+from course_utils.sandbox._shared_state import _HELD, held, register_held_objects, seal_shared_state
 from course_utils.sandbox._static import attribute_refusal, format_refusal, name_refusal
 
 _MODULES = sys.modules  # the real table: a running child's sys.modules is emptied (_child._serve)
@@ -180,26 +180,17 @@ def delattr(obj, name):  # noqa: A001
 
 
 def _check_write(obj, name: str) -> None:
-    """Refuse a write of the code that would change what the tests read: an attribute of a
-    function that is not the code's own (``statistics.mean.__name__``, ``textwrap.fill.x``:
-    the standard library's functions are shared, no audit event reports such a write, and
-    their type cannot be given a guard), or a special attribute (``__doc__``, ``__name__``)
-    of an object of a class that is not of the run (a ``property`` of a module's class).
-    Classes need no check here (the standard library's are frozen), nor other attributes of
-    the standard library's objects (the shared ones are sealed, ``_shared_state``). The
-    common case (``self.x = v``) costs two type checks and a look at the name."""
-    kind = type(obj)
-    if kind is _FUNCTION:
-        module = _FUNCTION.__dict__["__module__"].__get__(obj)
-        if type(module) is str and module == USER_MODULE:
-            return
-    elif not (name[:2] == "__" and name[-2:] == "__") or is_class(obj) or of_the_run(kind):
-        return
-    raise AttributeError(f"refusé dans le bac à sable : {name} d'un objet de la bibliothèque "
-                         f"standard ({type_name(obj)}, partagé avec les tests) ne change pas")
+    """Refuse a write of the code to an object the allowed modules hold (``statistics.mean
+    .__name__``, ``textwrap.fill.x``, the ``__doc__`` of a module's ``property``): shared
+    with the tests, and neither an audit event nor a guard of its type sees such a write.
+    What the code made itself (its functions, a ``functools.partial``, a ``property`` of its
+    class) is its own."""
+    if held(obj):
+        raise AttributeError(f"refusé dans le bac à sable : {name} d'un objet de la bibliothèque "
+                             f"standard ({type_name(obj)}, partagé avec les tests) ne change pas")
 
 
-_CHECKED_NAMES: dict = {}  # attribute names the static rules accept -> whether a dunder
+_CHECKED_NAMES: set = set()  # attribute names the static rules accept (exact strings)
 
 
 def _written_name(name) -> str:
@@ -209,22 +200,20 @@ def _written_name(name) -> str:
         return name
     name = _refuse_attribute(name)
     if len(_CHECKED_NAMES) < 10_000:
-        _CHECKED_NAMES[name] = name[:2] == "__" and name[-2:] == "__"
+        _CHECKED_NAMES.add(name)
     return name
 
 
-def checked_setattr(value, obj, name: str, _names=_CHECKED_NAMES, _function=_FUNCTION,
-                    _set=_real_setattr) -> None:
+def checked_setattr(value, obj, name: str, _names=_CHECKED_NAMES, _held=_HELD,
+                    _identity=object.__hash__, _set=_real_setattr) -> None:
     """``obj.name = value`` of the untrusted code (arguments in the order Python evaluates
     them, see _rewrite): :func:`_check_write` first. ``name`` is a constant of the code, read
     by the static check; it can also call this helper itself (the builtins it hands ``eval``
     hold it), hence the same checks as ``setattr``. ``self.x = v`` costs a call and two
-    lookups: only a dunder name or a function is looked at further."""
-    dunder = _names.get(name) if type(name) is str else None
-    if dunder is None:
+    set lookups."""
+    if type(name) is not str or name not in _names:
         name = _written_name(name)
-        dunder = name[:2] == "__" and name[-2:] == "__"
-    if dunder or type(obj) is _function:
+    if _identity(obj) in _held:
         _check_write(obj, name)
     _set(obj, name, value)
 
@@ -973,6 +962,69 @@ def _seal_enum_convert(enum_module) -> None:
     type.__setattr__(meta, "_convert_", _convert_)
 
 
+def _fresh_members(enum_module) -> None:
+    """An enum's members are objects its ``__new__`` makes: in strict mode one that returns an
+    object the allowed modules hold (``statistics.mean``) is refused, since enum writes the
+    member's ``_value_``, ``_name_`` and ``__objclass__`` on it, for the tests too."""
+    meta = getattr(enum_module, "EnumType", None) or enum_module.EnumMeta  # EnumMeta: 3.10
+    found = vars(meta).get("_find_new_")
+    method = _real_getattr(found, "__func__", None)  # a classmethod (3.11+) or a staticmethod (3.10)
+    if method is None or _builtins.hasattr(method, "__wrapped_by_sandbox__"):
+        return
+
+    def fresh_only(new):
+        def __new__(cls, *args, **kwargs):
+            member = new(cls, *args, **kwargs)
+            if strict_mode() and held(member):
+                raise TypeError("refusé dans le bac à sable : le __new__ d'une énumération doit "
+                                "créer ses membres (pas rendre un objet de la bibliothèque "
+                                "standard, partagé avec les tests)")
+            return member
+        return __new__
+
+    def _find_new_(*args):
+        new, save_new, use_args = method(*args)
+        return fresh_only(new), save_new, use_args
+
+    _find_new_.__wrapped_by_sandbox__ = True
+    type.__setattr__(meta, "_find_new_",
+                     (classmethod if type(found) is classmethod else staticmethod)(_find_new_))
+
+
+def _guard_abstract_marks(abc) -> None:
+    """``abc.abstractmethod`` (and the abstract class and static methods) mark their function
+    ``__isabstractmethod__``: in strict mode, not a function the allowed modules hold (the
+    tests' ABCs would take statistics.mean for abstract)."""
+    real = abc.abstractmethod
+    if _builtins.hasattr(real, "__wrapped_by_sandbox__"):
+        return
+
+    def refuse_held(funcobj):
+        if strict_mode() and held(funcobj):
+            raise TypeError("refusé dans le bac à sable : une fonction de la bibliothèque "
+                            "standard (partagée avec les tests) ne devient pas abstraite")
+
+    def abstractmethod(funcobj):
+        refuse_held(funcobj)
+        return real(funcobj)
+
+    abstractmethod.__doc__ = real.__doc__
+    abstractmethod.__wrapped_by_sandbox__ = True
+    abc.abstractmethod = abstractmethod
+    for name in ("abstractclassmethod", "abstractstaticmethod"):
+        cls = _real_getattr(abc, name, None)
+        init = vars(cls).get("__init__") if cls is not None else None
+        if init is None or _builtins.hasattr(init, "__wrapped_by_sandbox__"):
+            continue
+
+        def __init__(self, callable, _init=init):  # noqa: A002 - abc's own parameter name
+            refuse_held(callable)
+            _init(self, callable)
+
+        __init__.__wrapped_by_sandbox__ = True
+        type.__setattr__(cls, "__init__", __init__)
+
+
 def _seal_typing_internals(typing) -> None:
     """No class of the run subclasses typing's machinery, and ``get_type_hints`` takes no
     namespace the code may not read (called once, before the classes are frozen).
@@ -1332,6 +1384,10 @@ def harden_modules(modules: dict) -> None:
     enum_module = modules.get("enum") or sys.modules.get("enum")
     if enum_module is not None:
         _seal_enum_convert(enum_module)
+        _fresh_members(enum_module)
+    abc_module = modules.get("abc") or sys.modules.get("abc")
+    if abc_module is not None:
+        _guard_abstract_marks(abc_module)
     difflib = modules.get("difflib")
     if difflib is not None and not _builtins.hasattr(
             vars(difflib.HtmlDiff).get("_make_prefix"), "__wrapped_by_sandbox__"):
@@ -1341,6 +1397,10 @@ def harden_modules(modules: dict) -> None:
     # read-only.
     seal_shared_state({name: [*_exports(name, module).values(), *_own_markers(name, module)]
                        for name, module in modules.items()})
+    # every module loaded, not only the allowed ones: their objects reach the code through
+    # the allowed modules' (collections.abc's classes are _collections_abc's), and the
+    # runner's own functions are held too
+    register_held_objects(dict(sys.modules))
 
 
 # Module globals that their module itself writes after its import (random.seed() sets

@@ -170,6 +170,48 @@ class UntrustedRewriter(FormatRewriter):
     def __init__(self):
         super().__init__()
         self._temps = 0
+        self._classes: list[str] = []  # the enclosing class statements' names, innermost last
+        self._functions = 0  # depth of function scopes (an annotation is evaluated outside)
+        self._lazy_annotations = False  # from __future__ import annotations
+
+    def visit_Module(self, node: ast.Module):
+        self._lazy_annotations = any(
+            type(statement) is ast.ImportFrom and statement.module == "__future__"
+            and any(alias.name == "annotations" for alias in statement.names)
+            for statement in node.body)
+        return self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef):
+        # its decorators, bases and keywords belong to the enclosing scope: visited first
+        for field in ("decorator_list", "bases", "keywords"):
+            setattr(node, field, [self.visit(item) for item in getattr(node, field)])
+        self._classes.append(node.name)
+        functions, self._functions = self._functions, 0
+        try:
+            node.body = [self.visit(statement) for statement in node.body]
+        finally:
+            self._classes.pop()
+            self._functions = functions
+        return node
+
+    def _visit_function(self, node):
+        self._functions += 1
+        try:
+            return self.generic_visit(node)
+        finally:
+            self._functions -= 1
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _visit_function
+
+    def _attribute_name(self, target) -> ast.Constant:
+        """The name an attribute target writes, as the compiler writes it: ``self.__x`` in a
+        class ``Account`` is ``_Account__x`` (a string constant is never mangled)."""
+        name = target.attr
+        if self._classes and name.startswith("__") and not name.endswith("__"):
+            owner = self._classes[-1].lstrip("_")
+            if owner:
+                name = f"_{owner}{name}"
+        return ast.Constant(name, **_pos(target))
 
     def _temp(self) -> str:
         self._temps += 1
@@ -185,7 +227,7 @@ class UntrustedRewriter(FormatRewriter):
         kind = type(target)
         if kind is ast.Attribute:
             out.append(_node(ast.Expr, pos, value=_call(
-                SETATTR_HELPER, [value, target.value, ast.Constant(target.attr, **pos)], target)))
+                SETATTR_HELPER, [value, target.value, self._attribute_name(target)], target)))
         elif (kind is ast.Tuple or kind is ast.List) and _writes_attribute(target):
             leaves, elements = [], []
             for element in target.elts:
@@ -239,7 +281,11 @@ class UntrustedRewriter(FormatRewriter):
             return node
         out: list = []
         self._assign(node.target, node.value, out, [])
-        return out[0]
+        if self._functions or self._lazy_annotations:
+            return out[0]
+        # at module or class level Python evaluates the annotation last (and keeps nothing)
+        out.append(_node(ast.Expr, _pos(node.annotation), value=node.annotation))
+        return self._block(node, out, [])
 
     def visit_AugAssign(self, node: ast.AugAssign):
         # a.x += v: a, then a.x, then v, the in-place operation, the write (Python's order)
@@ -273,11 +319,16 @@ class UntrustedRewriter(FormatRewriter):
         if not any(type(target) is ast.Attribute for target in flat):
             return node
         out = [_node(ast.Expr, _pos(target), value=_call(
-                   DELATTR_HELPER, [target.value, ast.Constant(target.attr, **_pos(target))],
-                   target))
+                   DELATTR_HELPER, [target.value, self._attribute_name(target)], target))
                if type(target) is ast.Attribute
                else _node(ast.Delete, _pos(target), targets=[target]) for target in flat]
         return self._block(node, out, [])
+
+    def _bound_first(self, name: str, like) -> ast.stmt:
+        """``name = None``: the temporary is bound before the statement that may not bind it
+        (an empty loop), so that it can be deleted after."""
+        return _node(ast.Assign, _pos(like), targets=[self._name(name, like, _STORE)],
+                     value=ast.Constant(None, **_pos(like)), type_comment=None)
 
     def _visit_loop(self, node):
         self.generic_visit(node)
@@ -288,7 +339,7 @@ class UntrustedRewriter(FormatRewriter):
         self._assign(node.target, self._name(name, node.target), stores, [])
         node.target = self._name(name, node.target, _STORE)
         node.body[:0] = stores
-        return node
+        return self._block(node, [self._bound_first(name, node), node], [name])
 
     visit_For = visit_AsyncFor = _visit_loop
 
@@ -298,11 +349,12 @@ class UntrustedRewriter(FormatRewriter):
         if not any(item.optional_vars is not None and _writes_attribute(item.optional_vars)
                    for item in node.items):
             return node
-        body = node.body
+        body, temps = node.body, []
         for index in range(len(node.items) - 1, -1, -1):
             item = node.items[index]
             if item.optional_vars is not None and _writes_attribute(item.optional_vars):
                 name = self._temp()
+                temps.append(name)
                 stores: list = []
                 self._assign(item.optional_vars, self._name(name, item.optional_vars), stores,
                              [])
@@ -310,7 +362,8 @@ class UntrustedRewriter(FormatRewriter):
                 body = stores + body
             body = [_node(type(node), _pos(node), items=[item], body=body,
                           type_comment=None)]
-        return body[0]
+        return self._block(node, [*(self._bound_first(name, node) for name in temps), *body],
+                           temps)
 
     visit_With = visit_AsyncWith = _visit_with
 

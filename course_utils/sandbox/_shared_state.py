@@ -266,3 +266,51 @@ def stand_in_modules(table: dict, modules: dict) -> None:
         if name not in table:
             table[name] = ModuleStandIn(module)
 
+
+
+# Every object the allowed modules hold (their globals, their classes' namespaces, what those
+# hold in turn: functions, properties, partials, markers), by identity: alive for good, held by the
+# modules. The code may not write their attributes (_child_builtins._check_write): a function's
+# type takes no guard, and no audit event reports such a write.
+_HELD: set = set()
+# An object's identity as object's own hash gives it (its address, rotated: distinct for live
+# objects, well spread in a set): no audit event (id() raises one, whose hook runs Python code
+# at every attribute write), no method of the object's class.
+_identity = object.__hash__
+_WALKED: set = set()  # the modules walked already (a job's imports walk only the new ones)
+_VALUES = (int, float, complex, str, bytes, bool, type(None), tuple, frozenset, type(...))
+
+
+def register_held_objects(modules: dict) -> int:
+    """Record the objects ``modules`` (name -> module) hold, at any depth through classes,
+    functions' ``__wrapped__`` and the descriptors' functions; return how many are known."""
+    import types as _types
+
+    seen: set = set()
+    pending = [value for name, module in modules.items() if name not in _WALKED
+               for value in list(getattr(module, "__dict__", {}).values())]
+    _WALKED.update(modules)
+    while pending:
+        value = pending.pop()
+        if id(value) in seen or type(value) in _VALUES or isinstance(value, _types.ModuleType):
+            continue
+        seen.add(id(value))
+        if isinstance(value, type):
+            pending.extend(type.__dict__["__dict__"].__get__(value).values())
+            continue
+        _HELD.add(_identity(value))
+        kind = type(value)
+        if kind is staticmethod or kind is classmethod:
+            pending.append(value.__func__)
+        elif kind is property:
+            pending.extend(part for part in (value.fget, value.fset, value.fdel) if part)
+        elif kind is _types.FunctionType:
+            wrapped = value.__dict__.get("__wrapped__")
+            if wrapped is not None:
+                pending.append(wrapped)
+    return len(_HELD)
+
+
+def held(obj) -> bool:
+    """Whether ``obj`` is one of the allowed modules' own objects (see register_held_objects)."""
+    return _identity(obj) in _HELD
