@@ -199,19 +199,24 @@ class ChildHandle:
         self.fd, self.pid, self.client = fd, pid, client
 
     def recv(self, timeout: float):
-        ready, _, _ = select.select([self.fd], [], [], max(timeout, 0))
+        # poll, not select: select refuses descriptors from 1024 (a notebook may hold more)
+        poller = select.poll()
+        poller.register(self.fd, select.POLLIN)
+        ready = poller.poll(max(timeout, 0) * 1000)
         return os.read(self.fd, 65536) if ready else None
 
     def kill(self) -> None:
         """The kill is sent by :meth:`wait`, which the supervisor calls right after."""
 
     def wait(self, need_status: bool = True) -> str:
-        """Kill the child and close its channel. After a complete run (no status needed) the
-        kill travels with the next request to the worker, which reaps the child then."""
+        """Kill the child and close its channel, at once: a child that reported ``done`` and
+        went on (only an escape of the Python layers could) must not outlive its run while
+        the sandbox is idle. After a complete run no status is needed: the worker reaps the
+        child with its next request."""
         from course_utils.sandbox._supervisor import describe_exit
 
         os.close(self.fd)
-        self.client.kill(self.pid, now=need_status)
+        self.client.kill(self.pid, now=True)
         status = describe_exit(self.client.status(self.pid)) if need_status else ""
         self.client.last_exit = status  # how the last child ended (tests read it)
         return status

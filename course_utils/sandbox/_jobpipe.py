@@ -72,7 +72,9 @@ def send_job(fd: int, data: bytes, deadline: float = 10.0) -> bool:
             remaining = limit - time.monotonic()
             if remaining <= 0:
                 return False
-            _, ready, _ = select.select([], [fd], [], remaining)
+            poller = select.poll()  # not select: it refuses descriptors from 1024
+            poller.register(fd, select.POLLOUT)
+            ready = poller.poll(remaining * 1000)
             if ready:
                 try:
                     view = view[os.write(fd, view):]

@@ -273,7 +273,7 @@ def compare(op: str, left, right, plain: bool = False) -> bool:
         b = to_plain(right, "la valeur comparée")
     try:
         result = _OPS[op](a, b)
-    except TypeError as exc:
+    except (TypeError, ValueError, OverflowError) as exc:  # 300 in b"abc": ValueError
         raise PlainValueError(f"comparaison impossible : {describe(a)} {op} {describe(b)} "
                               f"({exc})") from None
     return bool(result)

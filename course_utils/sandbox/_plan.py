@@ -446,6 +446,10 @@ def compile_code(plan: CodePlan) -> None:
     plan.source = None
 
 
+MAX_TIMEOUT = 24 * 3600  # seconds
+MAX_MEMORY_MB = 1 << 20  # 1 TiB
+
+
 def make_plan(code, tests, *, timeout: float, memory_mb: int, output_limit: int = 20_000) -> Plan:
     """Check the inputs and the code, split the tests; raise PlanError on bad tests.
 
@@ -454,10 +458,12 @@ def make_plan(code, tests, *, timeout: float, memory_mb: int, output_limit: int 
     """
     tests = _checked_tests(tests)
     code = _exact_str(code) if issubclass(type(code), str) else code  # else refused below
-    if type(timeout) is not int and type(timeout) is not float or not timeout > 0:
-        raise PlanError("timeout doit être un nombre de secondes positif")
-    if type(memory_mb) is not int or memory_mb < 16:
-        raise PlanError("memory_mb doit être un entier (au moins 16)")
+    # bounded: the child's limits are whole seconds and bytes (an infinite timeout, or more
+    # memory than an address space holds, made it fail without a word)
+    if type(timeout) is not int and type(timeout) is not float or not 0 < timeout <= MAX_TIMEOUT:
+        raise PlanError(f"timeout doit être un nombre de secondes positif (au plus {MAX_TIMEOUT})")
+    if type(memory_mb) is not int or not 16 <= memory_mb <= MAX_MEMORY_MB:
+        raise PlanError(f"memory_mb doit être un entier entre 16 et {MAX_MEMORY_MB}")
     tests_plan = _test_plan(tests)
     code_plan = _code_plan(code)
     job = {"code": code, "timeout": float(timeout), "memory_mb": memory_mb,
