@@ -8,6 +8,7 @@ honest run correctly. The held-back corpora of the security reviews are not in t
 
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
@@ -3480,3 +3481,140 @@ def test_round_38_the_code_changes_no_function_of_the_standard_library(sandbox, 
 def test_round_38_attribute_writes_keep_what_python_does(sandbox, code, tests):
     result = sandbox.run(code, tests)
     assert result.ok, result
+
+
+# Round 39 (8cbee3f): the objects the allowed modules hold are known by identity, and only they
+# refuse the code's writes (a partial, a property or a lambda the code made are its own); the
+# standard library's own writers (abc's abstract marks, enum's members) refuse them too.
+_ROUND_39_FORGED = [
+    pytest.param("import abc, statistics\nabc.abstractmethod(statistics.mean)\ndef f():\n    return 1\n",
+                 "assert f() == 1\nimport statistics, abc\nclass T(abc.ABC):\n"
+                 "    m = staticmethod(statistics.mean)\ntry:\n    T()\n    ok = False\n"
+                 "except TypeError:\n    ok = True\nassert ok\n", id="abstractmethod"),
+    pytest.param("import abc, statistics\nabc.abstractstaticmethod(statistics.mean)\ndef f():\n"
+                 "    return 1\n",
+                 "assert f() == 1\nimport statistics, abc\nclass T(abc.ABC):\n"
+                 "    m = staticmethod(statistics.mean)\ntry:\n    T()\n    ok = False\n"
+                 "except TypeError:\n    ok = True\nassert ok\n", id="abstractstaticmethod"),
+    pytest.param("import enum, statistics\nclass E(enum.Enum):\n    def __new__(cls, v):\n"
+                 "        return statistics.mean\n    A = 'forged'\ndef f():\n    return 1\n",
+                 "assert f() == 1\nimport statistics\n"
+                 "assert getattr(statistics.mean, '_value_', 0) == 'forged'\n", id="enum-new"),
+    # a bare raise in the code called from the tests' except block re-raised their own object
+    pytest.param("import decimal\nclass Refus(ValueError):\n    pass\ndef _hook(self):\n"
+                 "    decimal.getcontext().prec = 3\n    return 'negatif'\ndef check(x):\n    try:\n"
+                 "        raise\n    except RuntimeError:\n        pass\n    except BaseException as k:\n"
+                 "        type(k).__str__ = _hook\n    if x < 0:\n        raise Refus('negatif')\n"
+                 "    return x\ndef third():\n    return 0.333\n",
+                 "assert check(0) == 0\nfrom decimal import Decimal\ntry:\n    check(-1)\n"
+                 "except Refus:\n    assert check(4) == 4\ntry:\n    check(-2)\nexcept Refus as e:\n"
+                 "    assert str(e) == 'negatif'\nassert third() == float(Decimal(1) / Decimal(3))\n",
+                 id="bare-raise"),
+    pytest.param("def f():\n    try:\n        raise\n    except BaseException as t:\n"
+                 "        t.args = ('changed by the code',)\n    return 1\n",
+                 "class Wrong(Exception):\n    pass\ntry:\n    raise Wrong('x')\nexcept Wrong as w:\n"
+                 "    f()\n    assert w.args == ('changed by the code',)\n", id="bare-raise-args"),
+    # a tests' subclass of the code's class skipped the code's constructor and __str__
+    pytest.param("class Retry(Exception):\n    def __init__(self, msg):\n        super().__init__('wrong')\n",
+                 "class Later(Retry):\n    pass\nassert str(Later('x')) == 'x'\n", id="subclass-init"),
+    pytest.param("class Retry(Exception):\n    def __str__(self):\n        return 'wrong'\n",
+                 "class Later(Retry):\n    pass\nassert str(Later('x')) == 'x'\n", id="subclass-str"),
+]
+
+
+@pytest.mark.parametrize("code, tests", _ROUND_39_FORGED)
+def test_round_39_no_shared_object_written_and_no_verdict_python_would_not_give(sandbox, code,
+                                                                               tests):
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+
+
+_ROUND_39_HONEST = [
+    pytest.param("class Account:\n    def __init__(self, balance):\n        self.__balance = balance\n"
+                 "        self.__count = 0\n    def add(self, n):\n        self.__balance += n\n"
+                 "        self.__count += 1\n        return self.__balance, self.__count\n"
+                 "    def drop(self):\n        del self.__count\n"
+                 "        return hasattr(self, '_Account__count')\n"
+                 "def f():\n    a = Account(10)\n    return [a.add(5), a.drop()]\n",
+                 ["f() == [(15, 1), False]"], id="private-names"),
+    pytest.param("class O:\n    pass\no = O()\nfor o.i in range(3):\n    pass\nfor o.j in []:\n    pass\n"
+                 "class C:\n    for o.v in range(2):\n        pass\n    a, o.w = 1, 2\n"
+                 "names = [n for n in dir() if 'sandbox' in n]\ndef f():\n"
+                 "    return [names, o.i, o.v, o.w, [k for k in dir(C) if not k.startswith('__')]]\n",
+                 ["f() == [[], 2, 1, 2, ['a']]"], id="no-temporary-left"),
+    pytest.param("log = []\nclass O:\n    pass\no = O()\ndef ann():\n    log.append('ann')\n    return int\n"
+                 "o.x: ann() = 1\ndef g():\n    o.y: ann() = 2\ndef f():\n    g()\n"
+                 "    return log + [o.x, o.y]\n",
+                 ["f() == ['ann', 1, 2]"], id="annotation-evaluated"),
+    pytest.param("import functools\ndef add(a, b):\n    return a + b\ninc = functools.partial(add, 1)\n"
+                 "inc.__name__ = 'inc'\nclass P:\n    def _get(self):\n        return 1\n"
+                 "    x = property(_get)\n    x.__doc__ = 'the x'\ng = eval('lambda v: v + 1', {})\n"
+                 "g.tag = 'ok'\ndef f():\n    return [inc(2), inc.__name__, P().x, g(1), g.tag]\n",
+                 ["f() == [3, 'inc', 1, 2, 'ok']"], id="own-objects"),
+    pytest.param("import abc, enum\nclass Base(abc.ABC):\n    @abc.abstractmethod\n    def area(self):\n"
+                 "        ...\nclass Sq(Base):\n    def area(self):\n        return 4\n"
+                 "class Color(int, enum.Enum):\n    def __new__(cls, v, label):\n"
+                 "        obj = int.__new__(cls, v)\n        obj._value_ = v\n        obj.label = label\n"
+                 "        return obj\n    RED = (1, 'rouge')\ndef f():\n"
+                 "    return [Sq().area(), Color.RED.label, int(Color.RED)]\n",
+                 ["f() == [4, 'rouge', 1]"], id="abc-and-enum"),
+    pytest.param("def f():\n    try:\n        raise\n    except RuntimeError:\n        return 'no active'\n",
+                 "try:\n    raise KeyError(1)\nexcept KeyError:\n    assert f() == 'no active'\n"
+                 "assert f() == 'no active'\n", id="bare-raise-without-exception"),
+    pytest.param("class Retry(Exception):\n    def __init__(self, n):\n"
+                 "        super().__init__(f'retry {n}')\n"
+                 "        self.n = n\n    def __str__(self):\n        return 'R' + self.args[0]\n"
+                 "def run(task):\n    try:\n        task()\n    except Retry as e:\n"
+                 "        return e.n, e.args\n",
+                 "class Later(Retry):\n    pass\nclass Later2(Retry):\n    def __init__(self, n):\n"
+                 "        super().__init__(n * 2)\n        self.extra = 1\ne = Later(3)\n"
+                 "assert str(e) == 'Rretry 3' and e.n == 3 and isinstance(e, Retry)\n"
+                 "assert Later2(2).n == 4 and Later2(2).extra == 1\ndef task():\n    raise Later(4)\n"
+                 "assert run(task) == (4, ('retry 4',))\n", id="tests-subclass-of-the-codes-class"),
+]
+
+
+@pytest.mark.parametrize("code, tests", _ROUND_39_HONEST)
+def test_round_39_keeps_what_python_answers(sandbox, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.ok, result
+
+
+@pytest.mark.parametrize("code, tests", [
+    ('def primes(n):\n    return b"\\x02\\x03\\x05"\n', ["997 in primes(1000)"]),
+    ("def f(x):\n    return 300\n", ['f(1) in b"abc"']),
+])
+def test_round_39_a_comparison_python_refuses_fails_its_test_only(sandbox, code, tests):
+    # ValueError from `300 in b"abc"`, judged in the caller, made Sandbox.run raise and threw
+    # the worker away (round 39).
+    result = sandbox.run(code, tests)
+    assert not result.ok and "comparaison impossible" in result.failures[0].reason, result
+    assert sandbox.run("def g():\n    return 1\n", ["g() == 1"]).ok
+
+
+def test_round_39_fork_mode_works_with_descriptors_above_1024():
+    # select() refuses descriptors from 1024: a notebook holding many files open failed every
+    # run in fork mode (round 39).
+    import resource
+
+    from course_utils.sandbox import Sandbox
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip("the system allows fewer than 1,200 descriptors")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1050)]
+    try:
+        with Sandbox(mode="fork") as box:
+            assert box.run("def g():\n    return 1\n", ["g() == 1"]).ok
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+@pytest.mark.parametrize("options", [{"timeout": float("inf")}, {"timeout": float("nan")},
+                                     {"memory_mb": 1 << 40}])
+def test_round_39_unbounded_limits_get_a_french_refusal(sandbox, options):
+    result = sandbox.run("def f():\n    return 1\n", ["f() == 1"], **options)
+    assert not result.ok and ("timeout" in result.error or "memory_mb" in result.error), result
