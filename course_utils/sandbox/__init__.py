@@ -130,8 +130,9 @@ What each layer stops, and what it does not
    by name elsewhere, in a class pattern or a reduction, it is refused) refuses to
    initialise again an object made before the run (a
    ``property`` of ``Fraction``, an enum's map: shared with the tests), every attribute the
-   code writes or deletes is checked at run time (``_rewrite``: no function of the standard
-   library, and no ``__doc__``/``__name__`` of an object of a class not of the run, changes),
+   code writes or deletes is checked at run time (``_rewrite``: no object the loaded modules
+   hold changes, ``_shared_state.held``; abc's abstract marks and enum's members refuse them
+   too),
    and the caches are emptied between the two sides. Whether a value is a class is read from
    CPython's type flag, not from a metaclass's MRO (``_child_os.is_class``). The stdlib ABCs are shared: their
    subclass checks leave the classes of the run out (a subclass of the code's would otherwise
