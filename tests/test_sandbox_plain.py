@@ -38,3 +38,18 @@ def test_a_lying_object_never_reaches_a_comparison():
         compare("==", FakeInt(), 3)
     assert compare("==", 3, 3) and not compare("==", 3, 4)
     assert to_plain(type("int", (int,), {})(7)) == 7 and type(to_plain(type("I", (int,), {})(7))) is int
+
+
+def test_the_caller_decodes_no_more_than_a_runs_budget():
+    # A child whose Python layers were escaped writes its records itself: 16 MB of
+    # ["ct", []] cost the caller 2 s of decoding (round 39). The caller charges each tagged
+    # value at most what the child's encoder spends for it, against twice the child's budget.
+    from course_utils.sandbox._plain import CALLER_BUDGET, MAX_SENT_CONTAINERS, RunEncoding, decode, encode
+
+    flood = ["l", [["ct", []] for _ in range(CALLER_BUDGET)]]
+    with pytest.raises(ValueError):
+        decode(flood, 0, {})
+    # what an honest child may send, at its own limit, decodes
+    honest = [[{i: (i, 2.5)}] for i in range(MAX_SENT_CONTAINERS // 5)]
+    spent = RunEncoding()
+    assert decode(encode(honest, spent), 0, {}) == honest

@@ -496,9 +496,27 @@ def _identity(objects: dict | None, number, make):
     return found
 
 
+_BUDGET = ("budget",)  # its key among a run's objects (JSON makes no tuple: no NaN number)
+# What a run may make the caller build: twice what an honest child may send (its encoder
+# spends MAX_SENT_CONTAINERS, see RunEncoding). A child whose Python layers were escaped
+# writes its records itself: 16 MB of ["ct", []] cost the caller 2 s without this.
+CALLER_BUDGET = 2 * MAX_SENT_CONTAINERS
+_TAG_WEIGHT = {"s": 2, "fs": 2, "c": 2, "cN": 2, "od": 2, "ct": 2, "dd": 3}
+
+
+def _charge(objects: dict | None, units: int) -> None:
+    if objects is None:
+        return
+    left = objects.get(_BUDGET, CALLER_BUDGET) - units
+    if left < 0:
+        raise ValueError("plus de valeurs qu'une exécution n'en envoie")
+    objects[_BUDGET] = left
+
+
 def decode(data, depth: int = 0, objects: dict | None = None):
     """JSON structure -> plain value; raises ValueError on anything unexpected. ``objects``:
-    the run's NaN objects by number (see :class:`RunEncoding`), filled as they come."""
+    the run's NaN objects by number (see :class:`RunEncoding`), filled as they come, and what
+    is left of the run's budget (:data:`CALLER_BUDGET`)."""
     if depth > MAX_DEPTH + 2:
         raise ValueError("structure trop profonde")
     kind = type(data)
@@ -507,6 +525,9 @@ def decode(data, depth: int = 0, objects: dict | None = None):
     if kind is not list or len(data) != 2 or type(data[0]) is not str:
         raise ValueError("valeur mal formée")
     tag, body = data
+    weight = _TAG_WEIGHT.get(tag, 1)
+    _charge(objects, weight * (1 + len(body)) if tag in ("d", "od", "ct") and type(body) is list
+            else weight)
     if tag == "F" and body in ("nan", "inf", "-inf"):
         return float(body)
     if tag == "N":
