@@ -70,7 +70,6 @@ class ForkClient:
         self.spares: list[tuple[int, int, int]] = []  # locked down already: core modules only
         self.opened: list[tuple[int, int, int]] = []  # children for jobs importing a module
         self.statuses: dict[int, int] = {}
-        self.finished: list[int] = []  # children that reported "done": killed with the next ask
         self.asked = 0
         self.last_exit = ""
         mine.settimeout(startup_timeout)
@@ -88,9 +87,7 @@ class ForkClient:
         return self.owner == os.getpid() and self.proc.poll() is None
 
     def _ask_spare(self, count: int = 1) -> None:
-        kills = [_pack(b"K", pid) for pid in self.finished]
-        self.finished.clear()
-        self._send(b"".join([*kills, _pack(b"F", count)]))  # one wake-up of the worker
+        self._send(_pack(b"F", count))
         self.asked += count
 
     def _send(self, data: bytes) -> None:
@@ -136,9 +133,7 @@ class ForkClient:
                 self._read_reply()
             pid, job_write, channel_read = self.spares.pop(0)
         else:  # a module to import: a child that locks itself down after importing it
-            kills = [_pack(b"K", pid) for pid in self.finished]  # with it, as _ask_spare does
-            self.finished.clear()
-            self._send(b"".join([*kills, _pack(b"O", 1)]))
+            self._send(_pack(b"O", 1))
             while not self.opened:
                 self._read_reply()
             pid, job_write, channel_read = self.opened.pop(0)
@@ -149,13 +144,9 @@ class ForkClient:
             self._ask_spare(BATCH)
         return handle
 
-    def kill(self, pid: int, now: bool = True) -> None:
-        """Have the worker kill child ``pid``: now, or with the next request for a spare
-        (a child that reported ``done`` is already exiting by itself)."""
-        if now:
-            self._send(_pack(b"K", pid))
-        else:
-            self.finished.append(pid)
+    def kill(self, pid: int) -> None:
+        """Have the worker kill child ``pid`` (it reaps it with its next request)."""
+        self._send(_pack(b"K", pid))
 
     def status(self, pid: int) -> int | None:
         """Exit code of a killed or finished child (negative: signal), None if unknown."""
@@ -216,7 +207,7 @@ class ChildHandle:
         from course_utils.sandbox._supervisor import describe_exit
 
         os.close(self.fd)
-        self.client.kill(self.pid, now=True)
+        self.client.kill(self.pid)
         status = describe_exit(self.client.status(self.pid)) if need_status else ""
         self.client.last_exit = status  # how the last child ended (tests read it)
         return status
