@@ -3618,3 +3618,36 @@ def test_round_39_fork_mode_works_with_descriptors_above_1024():
 def test_round_39_unbounded_limits_get_a_french_refusal(sandbox, options):
     result = sandbox.run("def f():\n    return 1\n", ["f() == 1"], **options)
     assert not result.ok and ("timeout" in result.error or "memory_mb" in result.error), result
+
+
+# Round 40 (b606b69): the originals table dropped an entry on the tests' turn (the code's
+# exception died there, its __del__ in the tests' decimal context); the code's __str__, read
+# while the tests built its class, saw the tests' handled exception (a bare raise).
+@pytest.mark.parametrize("code, tests", [
+    pytest.param("import decimal\nclass Retry(Exception):\n    def __del__(self):\n"
+                 "        decimal.getcontext().prec = 3\ndef third():\n    return 0.333\n",
+                 "class Later(Retry):\n    pass\nerrors = [Later(i) for i in range(200)]\n"
+                 "assert len(errors) == 200\nfrom decimal import Decimal\n"
+                 "assert third() == float(Decimal(1) / Decimal(3))\n", id="evicted-on-the-tests-turn"),
+    pytest.param("import decimal\nclass Retry(Exception):\n    def __str__(self):\n        try:\n"
+                 "            raise\n        except RuntimeError:\n            pass\n"
+                 "        except BaseException as k:\n            type(k).__str__ = _hook\n"
+                 "        return 'retry'\ndef _hook(self):\n    decimal.getcontext().prec = 3\n"
+                 "    return 'x'\ndef third():\n    return 0.333\n",
+                 "class Wrong(Exception):\n    pass\ntry:\n    raise Wrong('x')\nexcept Wrong as w:\n"
+                 "    r = Retry('y')\n    assert str(w) == 'x'\nfrom decimal import Decimal\n"
+                 "assert third() == float(Decimal(1) / Decimal(3))\n", id="str-read-while-handling"),
+])
+def test_round_40_nothing_of_the_code_runs_on_the_tests_turn(sandbox, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+
+
+def test_round_40_many_exceptions_of_both_sides_keep_their_values(sandbox):
+    code = ("class Retry(Exception):\n    def __init__(self, n):\n        super().__init__(n)\n"
+            "        self.n = n\ndef f(x):\n    if x < 0:\n        raise Retry(x)\n    return x\n")
+    tests = ("class Later(Retry):\n    pass\nerrors = [Later(i) for i in range(600)]\n"
+             "assert [e.n for e in errors] == list(range(600))\nfor i in range(600):\n    try:\n"
+             "        f(-i - 1)\n    except Retry as e:\n        assert e.n == -i - 1\n")
+    result = sandbox.run(code, tests)
+    assert result.ok, result

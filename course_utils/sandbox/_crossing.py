@@ -326,7 +326,10 @@ def _remember(originals: dict, copy, original) -> None:
     tests dies in a cycle the collector frees, a copy of the code's while it is current)."""
     originals[id(copy)] = (original, copy)
     if len(originals) > MAX_ORIGINALS:
-        del originals[next(iter(originals))]
+        # kept to the code's next turn: on the tests' turn (a tests' Later() made by the
+        # code's class) the entry held the last reference to an exception of the code, whose
+        # __del__ ran in the tests' decimal context
+        _GRAVEYARD.append(originals.pop(next(iter(originals))))
 
 
 def _past_stand_ins(cls, name: str, own):
@@ -832,15 +835,15 @@ class Membrane:
                 contexts["tests"] = decimal.getcontext()
                 decimal.setcontext(contexts["code"])
             escaped = membrane.escaped
-            plain = failure = None
-            membrane.tests_turn = False
-            gc_enable()
-            try:
+
+            def turn():
+                # the code's turn: its call, then what it returned or raised read (its
+                # __str__ runs here), all with no exception of the tests' handled (_unhandled)
+                plain = failure = None
                 try:
                     if _GRAVEYARD:
                         _GRAVEYARD.clear()  # old cache entries of the code die on its turn
-                    result = function(*args, **kwargs) if sys_exception() is None \
-                        else _unhandled(function, args, kwargs)
+                    result = function(*args, **kwargs)
                     try:
                         plain = membrane.exception_for_tests(result) if makes_exception \
                             else to_plain(result, f"la valeur renvoyée par {name}")
@@ -859,6 +862,12 @@ class Membrane:
                         failure = membrane.exception_for_tests(sys.exc_info()[1])
                     except:  # noqa: E722 - no copy (memory exhausted): nothing of it crosses
                         failure, membrane.lost = None, LOST
+                return plain, failure
+
+            membrane.tests_turn = False
+            gc_enable()
+            try:
+                plain, failure = turn() if sys_exception() is None else _unhandled(turn, (), {})
             finally:
                 args = kwargs = None
                 membrane._back_to_tests(decimal, escaped)
