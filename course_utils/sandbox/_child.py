@@ -82,7 +82,7 @@ from course_utils.sandbox._plain import (
 from course_utils.sandbox._plain import compare as plain_compare
 from course_utils.sandbox._child_audit import SandboxViolation
 from course_utils.sandbox._policy import CORE_MODULES, TESTS_MODULE, USER_MODULE, preload
-from course_utils.sandbox._shared_state import stand_in_modules
+from course_utils.sandbox._shared_state import register_held_objects, stand_in_modules
 from course_utils.sandbox._rewrite import (
     COMPARE_HELPER,
     FAIL_HELPER,
@@ -456,6 +456,7 @@ class World:
         self.test_random = random.Random(0)
         self.test_views = {name: tests_view(name, view, self.test_random)
                            for name, view in views.items()}
+        self._hold_views()
         # What crosses between the two sides (see _crossing): the code's functions, what the
         # tests hand over, the decimal contexts, the tests' failed assertions.
         self.membrane = Membrane(views, self.test_views, self.program_lines)
@@ -466,6 +467,14 @@ class World:
                                            extra=_test_helpers(self.program_lines, self.membrane))
         self.tests["__builtins__"] = self.test_builtins
         self._side_generators()
+
+    def _hold_views(self) -> None:
+        """What the views hand out (the runner's wrappers among them: struct's, functools'
+        wraps, dataclasses' replace) is shared by the two sides: held, like the modules'
+        objects (_shared_state.register_held_objects)."""
+        register_held_objects({f"{side} view {name}": type(view)
+                               for side, views in (("code", self.views), ("tests", self.test_views))
+                               for name, view in views.items()})
 
     def _side_generators(self) -> None:
         """The standard library's own draws from ``random`` (``statistics.NormalDist.samples``)
@@ -513,6 +522,7 @@ class World:
             self.test_views.update((name, tests_view(name, view, self.test_random))
                                    for name, view in views.items() if name not in self.test_views)
             self.membrane.add_views(views, {name: self.test_views[name] for name in views})
+            self._hold_views()
             # Every class alive, as the worker does: not only those the new modules bind to a
             # name (_decimal makes SignalDict, the class of every context's flags and traps,
             # and binds it to none: the code could rebind its methods for the tests' context)

@@ -938,6 +938,11 @@ def _count_prefixes_aside(html_diff) -> None:
 
 
 _ALIAS_FIELDS = frozenset({"_name", "_inst", "_nparams", "_paramspec_tvars", "_typevar_types"})
+# The special names typing's aliases set as they are made (3.10 to 3.13), once: no other (a
+# __doc__ or __name__ set on List[int], which typing's cache hands to both sides, reached the
+# tests).
+_ALIAS_DUNDERS = frozenset({"__origin__", "__args__", "__parameters__", "__module__",
+                            "__metadata__", "__slots__"})
 
 
 def _seal_enum_convert(enum_module) -> None:
@@ -1063,6 +1068,9 @@ def _seal_typing_internals(typing) -> None:
             # refused): the namespaces are the caller's own, or empty.
             globalns = {} if globalns is None else globalns
             localns = {} if localns is None else localns
+            if localns is globalns:  # a ForwardRef evaluated in one namespace keeps its value:
+                localns = dict(localns)  # one in an alias typing's cache shares (List['X'])
+                # would hand the code's value to the tests
         return real_hints(obj, globalns, localns, include_extras)
 
     get_type_hints.__wrapped_by_sandbox__ = True
@@ -1092,7 +1100,7 @@ def _seal_typing_aliases(typing) -> None:
             return False
         if type(attr) is not str:
             return True
-        field = attr in _ALIAS_FIELDS or (attr.startswith("__") and attr.endswith("__"))
+        field = attr in _ALIAS_FIELDS or attr in _ALIAS_DUNDERS
         return not field or attr in instance_dict(self, "__dict__")
 
     public = frozenset(_builtins.getattr(typing, "__all__", ()))
@@ -1557,7 +1565,52 @@ def _typing_decorators():
     _WRAPPED[("typing", "dataclass_transform")] = dataclass_transform
 
 
+def _overloads_of(side: str):
+    """``typing``'s ``overload``, ``get_overloads`` and ``clear_overloads`` for one side of
+    the run (``side``: its module name): its registry is shared, keyed by the names a function
+    gives of itself, and ``get_overloads`` hands back the objects registered, uncopied (the
+    code registered an object posing as ``statistics.mean``, whose method the tests then
+    called). Each side registers only its own exact functions and reads only those back; the
+    code cannot clear the tests' entries. Empty before Python 3.11 (no registry)."""
+    typing = __import__("typing")
+    real_overload = _builtins.getattr(typing, "overload")
+    real_get = _builtins.getattr(typing, "get_overloads", None)
+    real_clear = _builtins.getattr(typing, "clear_overloads", None)
+    if real_get is None or real_clear is None:
+        return {}
+    module_of = _FUNCTION.__dict__["__module__"].__get__
+
+    def own(value) -> bool:
+        if type(value) is not _FUNCTION:
+            return False
+        module = module_of(value)
+        return type(module) is str and module == side
+
+    def overload(func):
+        if own(func) or not strict_mode():
+            return real_overload(func)
+        return _builtins.getattr(typing, "_overload_dummy")  # what overload returns
+
+    def get_overloads(func):
+        return [found for found in real_get(func) if own(found)]
+
+    def clear_overloads():
+        if side == USER_MODULE and strict_mode():
+            raise TypeError("refusé dans le bac à sable : le registre de typing.overload est "
+                            "partagé avec les tests")
+        real_clear()
+
+    for wrapper, real in ((overload, real_overload), (get_overloads, real_get),
+                          (clear_overloads, real_clear)):
+        wrapper.__doc__ = real.__doc__
+    return {"overload": overload, "get_overloads": get_overloads,
+            "clear_overloads": clear_overloads}
+
+
 _typing_decorators()
+_TESTS_OVERLOADS = _overloads_of(TESTS_MODULE)
+for _name, _value in _overloads_of(USER_MODULE).items():
+    _WRAPPED[("typing", _name)] = _value
 
 
 # --- modules --------------------------------------------------------------------------
@@ -1627,6 +1680,10 @@ def tests_view(name: str, shared, generator):
         return shared
     exports = _exports(name, module)
     own = False
+    if name == "typing" and _TESTS_OVERLOADS:  # the tests' own registry view (_overloads_of)
+        exports.update((attr, value) for attr, value in _TESTS_OVERLOADS.items()
+                       if attr in exports)
+        own = True
     rebound = module._inst if name == "random" else None
     for attr, value in exports.items():
         if rebound is not None and _real_getattr(value, "__self__", None) is rebound:

@@ -182,9 +182,13 @@ class UntrustedRewriter(FormatRewriter):
         return self.generic_visit(node)
 
     def visit_ClassDef(self, node: ast.ClassDef):
-        # its decorators, bases and keywords belong to the enclosing scope: visited first
-        for field in ("decorator_list", "bases", "keywords"):
-            setattr(node, field, [self.visit(item) for item in getattr(node, field)])
+        # everything but its body (decorators, bases, keywords, 3.12's type parameters and
+        # their bounds and defaults) belongs to the enclosing scope: visited first
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if field != "body" and type(value) is list:
+                setattr(node, field, [self.visit(item) if isinstance(item, _AST) else item
+                                      for item in value])
         self._classes.append(node.name)
         functions, self._functions = self._functions, 0
         try:
@@ -295,11 +299,14 @@ class UntrustedRewriter(FormatRewriter):
             return node
         owner, current = self._temp(), self._temp()
         pos = _pos(node)
+        # the read goes through the visitors like any other (x.__init__ and x.format become
+        # the checked helpers: left raw, the bound method reached the value's __radd__)
+        read = self.visit(_node(ast.Attribute, _pos(target), value=self._name(owner, target),
+                                attr=target.attr, ctx=_LOAD))
         out = [_node(ast.Assign, pos, targets=[self._name(owner, node, _STORE)],
                      value=target.value, type_comment=None),
                _node(ast.Assign, pos, targets=[self._name(current, node, _STORE)],
-                     value=_node(ast.Attribute, _pos(target), value=self._name(owner, target),
-                                 attr=target.attr, ctx=_LOAD), type_comment=None),
+                     value=read, type_comment=None),
                _node(ast.AugAssign, pos, target=self._name(current, node, _STORE), op=node.op,
                      value=node.value)]
         self._assign(_node(ast.Attribute, _pos(target), value=self._name(owner, target),
