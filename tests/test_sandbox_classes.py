@@ -3651,3 +3651,65 @@ def test_round_40_many_exceptions_of_both_sides_keep_their_values(sandbox):
              "        f(-i - 1)\n    except Retry as e:\n        assert e.n == -i - 1\n")
     result = sandbox.run(code, tests)
     assert result.ok, result
+
+
+# Round 40 (b606b69), shared state: typing's overload registry (the code registered an object
+# posing as statistics.mean, which the tests' get_overloads handed back uncopied), dunders set
+# on an alias typing's cache shares (List[int].__doc__), a ForwardRef's cached value in such an
+# alias, the views' own wrappers (struct.pack), and two rewrite gaps (the read of `a.x += v`,
+# 3.13's type parameter defaults) that left x.__init__ and x.format unchecked.
+_ROUND_40_FORGED = [
+    pytest.param("import typing, statistics\nclass C:\n    def __getattr__(self, name):\n        return 7\n"
+                 "class X:\n    __module__ = 'statistics'\n    def __getattr__(self, name):\n"
+                 "        if name == '__qualname__':\n            return 'mean'\n"
+                 "        if name == '__code__':\n            return C()\n"
+                 "        raise AttributeError(name)\n"
+                 "typing.overload(X())\n",
+                 ["len(typing.get_overloads(statistics.mean)) == 1"], id="overload-registry"),
+    pytest.param("import typing\ntyping.List[int].__doc__ = 'FORGED'\n",
+                 "import typing\nassert typing.List[int].__doc__ == 'FORGED'\n", id="alias-dunder"),
+    pytest.param("import typing\ndef h(x: typing.List['X']):\n    pass\nns = {'X': int}\n"
+                 "typing.get_type_hints(h, ns, ns)\n",
+                 "import typing\ndef g(x: typing.List['X']):\n    pass\nns = {}\n"
+                 "assert repr(typing.get_type_hints(g, ns, ns)['x']) == 'typing.List[int]'\n",
+                 id="forward-ref-cache"),
+    pytest.param("import struct\nstruct.pack.marker = 99\n",
+                 "import struct\nassert struct.pack.marker == 99\n", id="view-wrapper"),
+    pytest.param("from fractions import Fraction\nclass Grab:\n    def __radd__(self, other):\n"
+                 "        global raw\n        raw = other\n        return 0\ntry:\n"
+                 "    Fraction.denominator.__init__ += Grab()\nexcept Exception:\n    pass\n"
+                 "raw(lambda a: 1)\ndef f(data):\n    return sum(data) // len(data)\n",
+                 "import statistics\nassert f([1, 2]) == statistics.mean([1, 2])\n", id="augmented-read"),
+]
+if sys.version_info >= (3, 13):
+    _ROUND_40_FORGED.append(pytest.param(
+        "import typing\nfrom fractions import Fraction\nclass C[A, B = Fraction.denominator.__init__]:\n"
+        "    pass\nreinit = typing.get_args(C[int])[1]\nreinit(lambda a: 1)\n"
+        "def f(data):\n    return sum(data) // len(data)\n",
+        "import statistics\nassert f([1, 2]) == statistics.mean([1, 2])\n", id="type-parameter-default"))
+
+
+@pytest.mark.parametrize("code, tests", _ROUND_40_FORGED)
+def test_round_40_no_state_of_the_tests_changed_and_no_unchecked_attribute(sandbox, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+
+
+@pytest.mark.parametrize("code, tests", [
+    pytest.param("import typing\n@typing.overload\ndef g(x: int) -> int: ...\n@typing.overload\n"
+                 "def g(x: str) -> str: ...\ndef g(x):\n    return x\n"
+                 "def f():\n    return [len(typing.get_overloads(g)), g(3)]\n", ["f() == [2, 3]"],
+                 id="overload"),
+    pytest.param("import typing\nclass X:\n    pass\ndef h(x: 'X') -> 'int':\n    pass\n"
+                 "ns = {'X': X, 'int': int}\n"
+                 "def f():\n    hints = typing.get_type_hints(h, ns, ns)\n"
+                 "    return [hints['x'] is X, hints['return'] is int]\n", ["f() == [True, True]"],
+                 id="type-hints-in-one-namespace"),
+    pytest.param("class C:\n    def __init__(self):\n        self.s = 'a'\n        self.s += 'b'\n"
+                 "        self.n = [1]\n        self.n += [2]\ndef f():\n    c = C()\n"
+                 "    return [c.s, c.n]\n",
+                 ["f() == ['ab', [1, 2]]"], id="augmented-attributes"),
+])
+def test_round_40_keeps_what_python_answers(sandbox, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.ok, result
