@@ -1581,6 +1581,8 @@ def _overloads_of(side: str):
     module_of = _FUNCTION.__dict__["__module__"].__get__
 
     def own(value) -> bool:
+        if type(value) is staticmethod or type(value) is classmethod:
+            value = value.__func__  # what overload keys it by, as typing does
         if type(value) is not _FUNCTION:
             return False
         module = module_of(value)

@@ -1279,6 +1279,17 @@ class Membrane:
         class is of the run (else of its own stdlib class), holding ``handed``; with ``text``
         (the code's exception, read now, on its turn), the text its own ``__str__`` gives."""
         cls = type(exc)
+        if text and id(cls) not in self.made_stand_ins \
+                and any(id(base) in self.stood_for for base in _MRO(cls)[1:]):
+            # the code's subclass of a class of the tests, made despite refuse_new (its own
+            # __new__ never calls the stand-in's): on the tests' side it would be an
+            # exception of their class that their constructor never made
+            name = type_name(exc)
+            refused = RuntimeError(f"{name} dérive d'une classe d'exception des tests : une "
+                                   "exception de cette classe ne traverse pas vers les tests "
+                                   "(c'est compté comme une erreur)")
+            self.failed.append(str(refused))
+            return refused
         # The stand-in of a class of the tests, coming back from the code (raised by a
         # function of the tests the code called): the tests' own class again, made without
         # its constructor (nothing runs on this turn but the standard library's).
