@@ -3714,3 +3714,30 @@ def test_round_40_no_state_of_the_tests_changed_and_no_unchecked_attribute(sandb
 def test_round_40_keeps_what_python_answers(sandbox, code, tests):
     result = sandbox.run(code, tests)
     assert result.ok, result
+
+
+# Round 41 (533a45a): the code's subclass of a tests' exception class with its own __new__
+# never met refuse_new, and crossed back as the tests' exact class with the state the code chose;
+# typing.overload of a staticmethod was not registered.
+def test_round_41_no_exception_of_a_class_derived_from_the_tests_crosses(sandbox):
+    code = ("def solve(check):\n    try:\n        check(0)\n    except Exception as e:\n"
+            "        S = type(e)\n    class Mine(S):\n        def __new__(cls, *args):\n"
+            "            return Exception.__new__(cls)\n"
+            "    m = Mine(42)\n    m.ok = True\n    raise m\n")
+    tests = ("class Checked(Exception):\n    def __init__(self, value):\n        super().__init__(value)\n"
+             "        self.ok = value == 42\ndef check(v):\n    raise Checked(v)\ntry:\n    solve(check)\n"
+             "except Checked as c:\n    assert type(c) is Checked and c.ok and c.args == (42,)\n"
+             "else:\n    assert False\n")
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+    assert "dérive d'une classe d'exception des tests" in result.failures[0].reason, result
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="typing.get_overloads: 3.11")
+def test_round_41_overloads_of_a_staticmethod_are_registered(sandbox):
+    code = ("from typing import overload, get_overloads\nclass A:\n    @overload\n    @staticmethod\n"
+            "    def f(x: int) -> int: ...\n    @overload\n    @staticmethod\n    def f(x: str) -> str: ...\n"
+            "    @staticmethod\n    def f(x):\n        return x\ndef count():\n"
+            "    return len(get_overloads(A.f))\n")
+    result = sandbox.run(code, ["count() == 2"])
+    assert result.ok, result
