@@ -1068,14 +1068,22 @@ def _seal_typing_internals(typing) -> None:
             # refused): the namespaces are the caller's own, or empty.
             globalns = {} if globalns is None else globalns
             localns = {} if localns is None else localns
-            if localns is globalns:  # a ForwardRef evaluated in one namespace keeps its value:
-                localns = dict(localns)  # one in an alias typing's cache shares (List['X'])
-                # would hand the code's value to the tests
+            # Copies: a ForwardRef evaluated in one namespace for both keeps its value (one in
+            # an alias typing's cache shares, List['X'], would hand the code's value to the
+            # tests), and a string annotation, compiled with the rewrite, calls the runner's
+            # helpers by name (__sandbox_format__): no namespace of the code answers for them.
+            globalns, localns = _without_helpers(globalns), _without_helpers(localns)
         return real_hints(obj, globalns, localns, include_extras)
 
     get_type_hints.__wrapped_by_sandbox__ = True
     get_type_hints.__doc__ = real_hints.__doc__
     typing.get_type_hints = get_type_hints
+
+
+def _without_helpers(namespace) -> dict:
+    """A new dict of ``namespace``'s items but the names the runner's helpers use."""
+    return {key: value for key, value in dict(namespace).items()
+            if not (type(key) is str and key.startswith("__sandbox"))}
 
 
 def _seal_typing_aliases(typing) -> None:
@@ -1811,6 +1819,14 @@ def make_builtins(views: dict, output: OutputBuffer, namespace: dict,
             scope["__builtins__"] = dict(table)  # a copy: the caller sees this dictionary
         else:
             raise TypeError("eval : globals doit être un dictionnaire")
+        if locals is not None and type(locals) is not dict:
+            raise TypeError("eval : locals doit être un dictionnaire")
+        # The rewritten code calls the runner's helpers by name (__sandbox_format__...): a
+        # namespace the code hands over must not answer for them.
+        for given in (globals, locals):
+            if given is not None and any(type(key) is str and key.startswith("__sandbox")
+                                         for key in given):
+                raise ValueError("eval : les noms __sandbox… sont réservés au bac à sable")
         trust_code(code)  # only for the "exec" event of this call
         try:
             return _real_eval(code, scope, scope if locals is None else locals)

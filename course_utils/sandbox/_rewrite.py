@@ -162,6 +162,7 @@ def _writes_attribute(target) -> bool:
 
 
 _STORE, _DEL = ast.Store(), ast.Del()
+_HELPERS = (FORMAT_HELPER, INIT_HELPER, SETATTR_HELPER, DELATTR_HELPER)
 
 
 class UntrustedRewriter(FormatRewriter):
@@ -192,7 +193,11 @@ class UntrustedRewriter(FormatRewriter):
         self._classes.append(node.name)
         functions, self._functions = self._functions, 0
         try:
-            node.body = [self.visit(statement) for statement in node.body]
+            # A class body looks names up in its namespace first, which a metaclass's
+            # __prepare__ makes: the helpers are the module's (the code binds no __sandbox
+            # name there), declared global so that no namespace of the code answers for them.
+            node.body = [_node(ast.Global, _pos(node), names=list(_HELPERS)),
+                         *(self.visit(statement) for statement in node.body)]
         finally:
             self._classes.pop()
             self._functions = functions
