@@ -3741,3 +3741,35 @@ def test_round_41_overloads_of_a_staticmethod_are_registered(sandbox):
             "    return len(get_overloads(A.f))\n")
     result = sandbox.run(code, ["count() == 2"])
     assert result.ok, result
+
+
+# Round 41: the rewritten code calls the runner's helpers by name; a namespace the code hands
+# over (an eval's, a metaclass's __prepare__, get_type_hints') answered for them, and the
+# code's '{}'.format(x) meant what its stand-in chose.
+@pytest.mark.parametrize("code", [
+    pytest.param("def f(x):\n    return eval(\"'{}'.format(x)\", {'x': x, '__sandbox_format__': "
+                 "lambda o, n: lambda *a: 99})\n", id="eval"),
+    pytest.param("class NS(dict):\n    def __missing__(self, key):\n        if key == '__sandbox_format__':\n"
+                 "            return lambda o, n: lambda *a: 99\n        raise KeyError(key)\n"
+                 "class M(type):\n    @classmethod\n    def __prepare__(mcls, name, bases, **kw):\n"
+                 "        return NS()\nclass C(metaclass=M):\n    r = '{}'.format(3)\n"
+                 "def f(x):\n    return C.r\n", id="prepare"),
+    pytest.param("import typing\ndef g(a: \"'{}'.format(3)\"):\n    pass\ndef f(x):\n"
+                 "    return typing.get_type_hints(g, localns={'__sandbox_format__': "
+                 "lambda o, n: lambda *a: 99})['a']\n", id="type-hints"),
+])
+def test_round_41_no_namespace_of_the_code_answers_for_the_runners_helpers(sandbox, code):
+    result = sandbox.run(code, ["f(3) == 99"])
+    assert result.passed == 0 and not result.ok, result
+
+
+def test_round_41_class_bodies_and_eval_keep_what_python_answers(sandbox):
+    code = ("import enum\nclass C:\n    r = '{}!'.format(3)\n    def m(self):\n"
+            "        return '{}?'.format(self.r)\n"
+            "class M(type):\n    @classmethod\n    def __prepare__(mcls, name, bases, **kw):\n"
+            "        return {'seen': []}\nclass P(metaclass=M):\n    x = 1\nclass E(enum.Enum):\n    A = 1\n"
+            "    B = '{}'.format(2)\ndef f(x):\n"
+            "    return [C().m(), P.x, P.seen, [m.value for m in E],\n"
+            "            eval('\"{}-{}\".format(x, y)', {'x': x}, {'y': 2})]\n")
+    result = sandbox.run(code, ["f(3) == ['3!?', 1, [], [1, '2'], '3-2']"])
+    assert result.ok, result
