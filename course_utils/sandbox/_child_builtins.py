@@ -1081,9 +1081,11 @@ def _seal_typing_internals(typing) -> None:
 
 
 def _without_helpers(namespace) -> dict:
-    """A new dict of ``namespace``'s items but the names the runner's helpers use."""
+    """A new dict of ``namespace``'s items whose keys are exact strings, but the names the
+    runner's helpers use (a name is also found under a str subclass's key, or any key that
+    hashes and compares like it)."""
     return {key: value for key, value in dict(namespace).items()
-            if not (type(key) is str and key.startswith("__sandbox"))}
+            if type(key) is str and not key.startswith("__sandbox")}
 
 
 def _seal_typing_aliases(typing) -> None:
@@ -1388,6 +1390,10 @@ def harden_modules(modules: dict) -> None:
     if typing is not None and _builtins.getattr(typing, "_cleanups", None):
         _typing_caches_by_identity(typing)
         typing._cleanups.clear()  # their lru caches are no longer used
+    if typing is not None and abc is not None and "_abc_subclasscheck" in vars(typing):
+        # Python 3.13's protocols call the ABCMeta.__subclasscheck__ typing kept at import,
+        # not the one _seal_abcs installed: a class of the code stayed in a protocol's cache
+        typing._abc_subclasscheck = type.__dict__["__dict__"].__get__(abc.ABCMeta)["__subclasscheck__"]
     if typing is not None:
         _seal_typing_aliases(typing)
         _seal_typing_internals(typing)
@@ -1823,10 +1829,13 @@ def make_builtins(views: dict, output: OutputBuffer, namespace: dict,
             raise TypeError("eval : locals doit être un dictionnaire")
         # The rewritten code calls the runner's helpers by name (__sandbox_format__...): a
         # namespace the code hands over must not answer for them.
+        # (every key an exact str: a name is also found under a str subclass's key, or any
+        # key that hashes and compares like it)
         for given in (globals, locals):
-            if given is not None and any(type(key) is str and key.startswith("__sandbox")
+            if given is not None and any(type(key) is not str or key.startswith("__sandbox")
                                          for key in given):
-                raise ValueError("eval : les noms __sandbox… sont réservés au bac à sable")
+                raise ValueError("eval : les noms d'un espace de noms sont des chaînes, et les "
+                                 "noms __sandbox… sont réservés au bac à sable")
         trust_code(code)  # only for the "exec" event of this call
         try:
             return _real_eval(code, scope, scope if locals is None else locals)

@@ -80,7 +80,7 @@ if _BASE_GROUP is not None:
 
 
 def _is_group(cls) -> bool:
-    return _BASE_GROUP is not None and _BASE_GROUP in _MRO(cls)
+    return _BASE_GROUP is not None and _in_mro(cls, _BASE_GROUP)
 _traceback = BaseException.__traceback__.__get__
 _set_traceback = BaseException.__traceback__.__set__
 gc_enable, gc_disable, gc_isenabled, gc_is_tracked = gc.enable, gc.disable, gc.isenabled, \
@@ -308,7 +308,7 @@ def _stand_in_class(cls, kind, parents=(), new=None, init=None):
 def _run_exception_parents(cls) -> list:
     """The exception classes of the run above ``cls`` in its MRO, nearest first (read from the
     MRO: nothing of the code is asked)."""
-    return [base for base in _MRO(cls)[1:] if of_the_run(base) and BaseException in _MRO(base)]
+    return [base for base in _MRO(cls)[1:] if of_the_run(base) and _in_mro(base, BaseException)]
 
 
 # The classes the runner is making an exception of, innermost last: a stand-in's __new__ makes
@@ -367,7 +367,7 @@ def _copy_fields(exc, new, convert) -> None:
         for field, descriptor in type.__dict__["__dict__"].__get__(base).items():
             if field in _EXCEPTION_MACHINERY or field.startswith("_") or type(descriptor) not in (
                     types.GetSetDescriptorType, types.MemberDescriptorType) \
-                    or base not in _MRO(type(exc)):
+                    or not _in_mro(type(exc), base):
                 continue
             try:
                 value = convert(descriptor.__get__(exc), field)
@@ -434,6 +434,11 @@ def _MRO(cls) -> tuple:
         return _REAL_MRO(cls)
     except TypeError:
         return (cls,)
+
+
+def _in_mro(cls, target) -> bool:
+    """``target`` is in ``cls``'s MRO, by identity (``in`` would ask a metaclass's ``__eq__``)."""
+    return any(base is target for base in _MRO(cls))
 
 
 def _nearest_stdlib_class(cls):
@@ -692,7 +697,7 @@ class Membrane:
                     make = self.constructors[id(cls)] = self.code_function(
                         original, name, makes_exception=True)
                 made = make(*args, **kwargs)
-                if cls in _MRO(type(made)):  # Python initialises it next (stand_in_init)
+                if _in_mro(type(made), cls):  # Python initialises it next (stand_in_init)
                     self.made_by_code[id(made)] = made  # initialised already: by the code's
                 return made
             message = (f"{name} est une classe d'exception de l'autre côté du bac à sable : "
@@ -785,7 +790,7 @@ class Membrane:
         if view is not None:
             return view
         if is_class(value):
-            if of_the_run(value) and BaseException in _MRO(value) \
+            if of_the_run(value) and _in_mro(value, BaseException) \
                     and _nearest_stdlib_class(value) is not None:
                 # ``except SoldeInsuffisant`` in the tests: the class its raised exceptions
                 # reach them as (see exception_for_tests)
