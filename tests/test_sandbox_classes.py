@@ -3773,3 +3773,41 @@ def test_round_41_class_bodies_and_eval_keep_what_python_answers(sandbox):
             "            eval('\"{}-{}\".format(x, y)', {'x': x}, {'y': 2})]\n")
     result = sandbox.run(code, ["f(3) == ['3!?', 1, [], [1, '2'], '3-2']"])
     assert result.ok, result
+
+
+# Round 42 (656d056): a str-subclass key (or any key hashing and comparing like the name)
+# answered for the runner's helpers in eval's and get_type_hints' namespaces; Python 3.13's
+# protocols call the ABCMeta.__subclasscheck__ typing kept at import, which left a class of the
+# code in a protocol's cache (its metaclass's __eq__ then ran on the tests' turn).
+@pytest.mark.parametrize("code", [
+    pytest.param("class S(str):\n    pass\ndef f(x):\n    return eval(\"'{}'.format(x)\", "
+                 "{'x': x, S('__sandbox_format__'): lambda o, n: lambda *a: 99})\n", id="str-subclass"),
+    pytest.param("class K(int):\n    def __hash__(self):\n        return hash('__sandbox_format__')\n"
+                 "    def __eq__(self, o):\n        return True\ndef f(x):\n"
+                 "    return eval(\"'{}'.format(x)\", {'x': x, K(1): lambda o, n: lambda *a: 99})\n",
+                 id="same-hash"),
+    pytest.param("import typing\nclass S(str):\n    pass\ndef g(a: \"'{}'.format(3)\"):\n    pass\n"
+                 "def f(x):\n    return typing.get_type_hints(g, localns={S('__sandbox_format__'): "
+                 "lambda o, n: lambda *a: 99})['a']\n", id="type-hints"),
+])
+def test_round_42_no_key_answers_for_the_runners_helpers(sandbox, code):
+    result = sandbox.run(code, ["f(3) == 99"])
+    assert result.passed == 0 and not result.ok, result
+
+
+def test_round_42_no_class_of_the_code_stays_in_a_protocols_cache(sandbox):
+    code = ("import typing, decimal\nclass M(type):\n    def __hash__(cls):\n        return hash(float)\n"
+            "    def __eq__(cls, other):\n        if other is float:\n"
+            "            decimal.getcontext().prec = 2\n"
+            "        return True\nclass K(metaclass=M):\n    def __index__(self):\n        return 0\n"
+            "issubclass(K, typing.SupportsIndex)\ndef f(x):\n    return x\n")
+    tests = ("import typing, decimal\nassert isinstance(f(2.5), typing.SupportsIndex)\n"
+             "assert str(decimal.Decimal(1) / decimal.Decimal(3)) == '0.33'\n")
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+    honest = sandbox.run("import typing\nclass K:\n    def __index__(self):\n        return 0\n"
+                         "def f():\n    return [issubclass(K, typing.SupportsIndex),\n"
+                         "            isinstance(K(), typing.SupportsIndex),\n"
+                         "            isinstance(2.5, typing.SupportsIndex)]\n",
+                         ["f() == [True, True, False]"])
+    assert honest.ok, honest
