@@ -190,6 +190,7 @@ def _check_write(obj, name: str) -> None:
                              f"standard ({type_name(obj)}, partagé avec les tests) ne change pas")
 
 
+_HELPER_NAMES = (FORMAT_HELPER, INIT_HELPER, SETATTR_HELPER, DELATTR_HELPER)
 _CHECKED_NAMES: set = set()  # attribute names the static rules accept (exact strings)
 
 
@@ -1822,7 +1823,16 @@ def make_builtins(views: dict, output: OutputBuffer, namespace: dict,
             scope = namespace
         elif type(globals) is dict:
             scope = globals
-            scope["__builtins__"] = dict(table)  # a copy: the caller sees this dictionary
+            given = scope.get("__builtins__", _MISSING)
+            if given is _MISSING:
+                scope["__builtins__"] = dict(table)  # a copy: the caller sees this dictionary
+            elif type(given) is dict and all(type(key) is str and not key.startswith("__sandbox")
+                                            for key in given):
+                # the builtins the code chose ({} for a calculator), as in Python, with the
+                # helpers its rewritten code calls (x.format, attribute writes)
+                scope["__builtins__"] = {**given, **{name: table[name] for name in _HELPER_NAMES}}
+            else:
+                raise TypeError("eval : __builtins__ doit être un dictionnaire de noms")
         else:
             raise TypeError("eval : globals doit être un dictionnaire")
         if locals is not None and type(locals) is not dict:

@@ -388,6 +388,30 @@ def _copy_fields(exc, new, convert) -> None:
             pass
 
 
+def _class_data_into(cls, new) -> None:
+    """The plain class attributes of the code's exception classes (``status = 404`` in
+    ``class NotFound(HttpError)``), as ``e.status`` reads them: into ``new``'s dictionary, under
+    what it holds already (the instance's own), the most derived class first. Read from the
+    classes' namespaces (no method of the code's); functions and descriptors stay behind."""
+    into = BaseException.__dict__["__dict__"].__get__(new)
+    for base in _MRO(cls):
+        if not of_the_run(base):
+            continue
+        for key, value in list(type.__dict__["__dict__"].__get__(base).items()):
+            if type(key) is not str or key.startswith("__") or key in into \
+                    or key in _TEXTS.values() or callable(value) or _is_descriptor(value):
+                continue
+            try:
+                into[key] = to_plain(value, f"l'attribut {key} de la classe d'exception")
+            except PlainValueError:
+                pass
+
+
+def _is_descriptor(value) -> bool:
+    kind = type(value)
+    return any("__get__" in type.__dict__["__dict__"].__get__(base) for base in _MRO(kind))
+
+
 class HandedIterator:
     """An iterator of the tests, as the code holds it (see ``Membrane._handed_items``)."""
 
@@ -1320,6 +1344,7 @@ class Membrane:
             if text else (lambda value, field: self.to_code(value, "un attribut d'une exception"))
         _copy_fields(exc, new, convert)
         if text and made_here and type(new) is target:
+            _class_data_into(cls, new)
             for method, convert in (("__str__", str), ("__repr__", repr)):
                 if _defines(cls, method):
                     try:  # the code's own method, on its turn

@@ -196,8 +196,12 @@ class UntrustedRewriter(FormatRewriter):
             # A class body looks names up in its namespace first, which a metaclass's
             # __prepare__ makes: the helpers are the module's (the code binds no __sandbox
             # name there), declared global so that no namespace of the code answers for them.
-            node.body = [_node(ast.Global, _pos(node), names=list(_HELPERS)),
-                         *(self.visit(statement) for statement in node.body)]
+            body = [self.visit(statement) for statement in node.body]
+            # after the docstring, which must stay first (it is the class's __doc__)
+            first = 1 if body and type(body[0]) is ast.Expr and type(body[0].value) is \
+                ast.Constant and type(body[0].value.value) is str else 0
+            body.insert(first, _node(ast.Global, _pos(node), names=list(_HELPERS)))
+            node.body = body
         finally:
             self._classes.pop()
             self._functions = functions
@@ -256,12 +260,17 @@ class UntrustedRewriter(FormatRewriter):
             out.append(_node(ast.Assign, pos, targets=[target], value=value, type_comment=None))
 
     def _block(self, like, body: list, temps: list):
-        """One statement for ``body`` (a visitor replaces a node by one node), its temporary
-        names deleted after it (in a class body they would stay among its attributes)."""
+        """One statement for ``body`` (a visitor replaces a node by one node). Its temporary
+        names are bound first and deleted after it, whatever happens (in a class body they
+        would stay among its attributes, in a function they would keep an object alive)."""
         pos = _pos(like)
         if temps:
-            body.append(_node(ast.Delete, pos, targets=[self._name(name, like, _DEL)
-                                                        for name in temps]))
+            bound = [_node(ast.Assign, pos, targets=[self._name(name, like, _STORE)],
+                           value=ast.Constant(None, **pos), type_comment=None) for name in temps]
+            deleted = _node(ast.Delete, pos, targets=[self._name(name, like, _DEL)
+                                                      for name in temps])
+            body = [*bound, _node(ast.Try, pos, body=body, handlers=[], orelse=[],
+                                  finalbody=[deleted])]
         return _node(ast.If, pos, test=ast.Constant(True, **pos), body=body, orelse=[])
 
     def visit_Assign(self, node: ast.Assign):
@@ -336,12 +345,6 @@ class UntrustedRewriter(FormatRewriter):
                else _node(ast.Delete, _pos(target), targets=[target]) for target in flat]
         return self._block(node, out, [])
 
-    def _bound_first(self, name: str, like) -> ast.stmt:
-        """``name = None``: the temporary is bound before the statement that may not bind it
-        (an empty loop), so that it can be deleted after."""
-        return _node(ast.Assign, _pos(like), targets=[self._name(name, like, _STORE)],
-                     value=ast.Constant(None, **_pos(like)), type_comment=None)
-
     def _visit_loop(self, node):
         self.generic_visit(node)
         if not _writes_attribute(node.target):
@@ -351,7 +354,7 @@ class UntrustedRewriter(FormatRewriter):
         self._assign(node.target, self._name(name, node.target), stores, [])
         node.target = self._name(name, node.target, _STORE)
         node.body[:0] = stores
-        return self._block(node, [self._bound_first(name, node), node], [name])
+        return self._block(node, [node], [name])
 
     visit_For = visit_AsyncFor = _visit_loop
 
@@ -374,8 +377,7 @@ class UntrustedRewriter(FormatRewriter):
                 body = stores + body
             body = [_node(type(node), _pos(node), items=[item], body=body,
                           type_comment=None)]
-        return self._block(node, [*(self._bound_first(name, node) for name in temps), *body],
-                           temps)
+        return self._block(node, body, temps)
 
     visit_With = visit_AsyncWith = _visit_with
 
