@@ -3811,3 +3811,52 @@ def test_round_42_no_class_of_the_code_stays_in_a_protocols_cache(sandbox):
                          "            isinstance(2.5, typing.SupportsIndex)]\n",
                          ["f() == [True, True, False]"])
     assert honest.ok, honest
+
+
+# Round 42, honest programs: a class body lost its docstring to the helpers' global declaration;
+# a temporary stayed bound when the rewritten statement raised; eval replaced the __builtins__
+# the code gave (a restricted calculator computed max); the tests' stand-in of the code's
+# exception lacked its class's plain attributes (status = 404).
+@pytest.mark.parametrize("code, tests", [
+    pytest.param('class Account:\n    """Compte bancaire."""\n    def __init__(self, balance):\n'
+                 '        self.balance = balance\ndef doc():\n    return Account.__doc__\n',
+                 ["doc() is None"], id="docstring"),
+    pytest.param("def calc(expr):\n    try:\n        return eval(expr, {'__builtins__': {}})\n"
+                 "    except NameError:\n        return 'refused'\n", ["calc('max(1, 2)') == 2"],
+                 id="eval-builtins"),
+])
+def test_round_42_forged_by_a_difference_with_python(sandbox, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+
+
+@pytest.mark.parametrize("code, tests", [
+    pytest.param('class Account:\n    """Compte bancaire."""\n    def __init__(self, balance):\n'
+                 '        self.balance = balance\nimport dataclasses\n@dataclasses.dataclass\nclass P:\n'
+                 '    """Un point."""\n    x: int\n    def m(self):\n        self.x += 1\n'
+                 'def doc():\n    return [Account.__doc__, P.__doc__]\n',
+                 ["doc() == ['Compte bancaire.', 'Un point.']"], id="docstrings"),
+    pytest.param("log = []\nclass Res:\n    def __del__(self):\n        log.append('closed')\ndef f():\n"
+                 "    r = Res()\n    try:\n        r.uses += 1\n    except AttributeError:\n"
+                 "        r.uses = 1\n"
+                 "    del r\n    return list(log)\nclass O:\n    pass\no = O()\ntry:\n    o.n += 1\n"
+                 "except AttributeError:\n    o.n = 1\nclass S:\n    try:\n        o.m += 1\n"
+                 "    except AttributeError:\n        pass\n"
+                 "names = [n for n in dir() if n.startswith('__sandbox')]\n"
+                 "def g():\n    return [names, [k for k in dir(S) if k.startswith('__sandbox')], o.n]\n",
+                 ["f() == ['closed']", "g() == [[], [], 1]"], id="temporaries-after-an-exception"),
+    pytest.param("def calc(expr, b):\n    try:\n        return eval(expr, {'__builtins__': b})\n"
+                 "    except NameError:\n        return 'refused'\n",
+                 ["calc('max(1, 2)', {}) == 'refused'", "calc('abs(-2)', {'abs': abs}) == 2",
+                  "calc('\"{}\".format(3)', {}) == '3'"], id="eval-builtins-given"),
+    pytest.param("class HttpError(Exception):\n    status = 500\n    retry = False\n"
+                 "class NotFound(HttpError):\n    status = 404\ndef fetch(url):\n    raise NotFound(url)\n"
+                 "def fetch2(url):\n    e = NotFound(url)\n    e.status = 410\n    raise e\n",
+                 "try:\n    fetch('/x')\nexcept HttpError as e:\n"
+                 "    assert e.status == 404 and e.retry is False and e.args == ('/x',)\n"
+                 "try:\n    fetch2('/y')\nexcept HttpError as e:\n    assert e.status == 410\n",
+                 id="exception-class-attributes"),
+])
+def test_round_42_honest_programs_keep_what_python_answers(sandbox, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.ok, result
