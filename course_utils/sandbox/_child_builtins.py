@@ -205,21 +205,30 @@ def _written_name(name) -> str:
     return name
 
 
-def checked_setattr(value, obj, name: str, _names=_CHECKED_NAMES, _held=_HELD,
-                    _identity=object.__hash__, _set=_real_setattr) -> None:
+def _checked_setattr():
     """``obj.name = value`` of the untrusted code (arguments in the order Python evaluates
     them, see _rewrite): :func:`_check_write` first. ``name`` is a constant of the code, read
     by the static check; it can also call this helper itself (the builtins it hands ``eval``
-    hold it), hence the same checks as ``setattr``. ``self.x = v`` costs a call and two
-    set lookups."""
-    if type(name) is not str or name not in _names:
-        name = _written_name(name)
-    if _identity(obj) in _held:
-        _check_write(obj, name)
-    _set(obj, name, value)
+    hold it), hence the same checks as ``setattr``, and exactly three positional arguments:
+    what it uses is bound here, in a closure (defaults would be the caller's to replace: a
+    set of its own skipped both checks). ``self.x = v`` costs a call and two set lookups."""
+    names, held_ones, identity, real_set = _CHECKED_NAMES, _HELD, object.__hash__, _real_setattr
+
+    def checked_setattr(value, obj, name, /) -> None:
+        if type(name) is not str or name not in names:
+            name = _written_name(name)
+        if identity(obj) in held_ones:
+            _check_write(obj, name)
+        real_set(obj, name, value)
+
+    checked_setattr.__doc__ = _checked_setattr.__doc__
+    return checked_setattr
 
 
-def checked_delattr(obj, name: str) -> None:
+checked_setattr = _checked_setattr()
+
+
+def checked_delattr(obj, name: str, /) -> None:
     """``del obj.name`` of the untrusted code: :func:`_check_write` first."""
     name = _written_name(name)
     _check_write(obj, name)
@@ -997,6 +1006,17 @@ def _fresh_members(enum_module) -> None:
                      (classmethod if type(found) is classmethod else staticmethod)(_find_new_))
 
 
+def _refusing_init(init, refuse_held):
+    """abc's abstract class and static methods' ``__init__``, refusing a held function (its
+    originals bound in a closure: a default argument would be the caller's to replace)."""
+    def __init__(self, callable):  # noqa: A002 - abc's own parameter name
+        refuse_held(callable)
+        init(self, callable)
+
+    __init__.__wrapped_by_sandbox__ = True
+    return __init__
+
+
 def _guard_abstract_marks(abc) -> None:
     """``abc.abstractmethod`` (and the abstract class and static methods) mark their function
     ``__isabstractmethod__``: in strict mode, not a function the allowed modules hold (the
@@ -1023,12 +1043,7 @@ def _guard_abstract_marks(abc) -> None:
         if init is None or _builtins.hasattr(init, "__wrapped_by_sandbox__"):
             continue
 
-        def __init__(self, callable, _init=init):  # noqa: A002 - abc's own parameter name
-            refuse_held(callable)
-            _init(self, callable)
-
-        __init__.__wrapped_by_sandbox__ = True
-        type.__setattr__(cls, "__init__", __init__)
+        type.__setattr__(cls, "__init__", _refusing_init(init, refuse_held))
 
 
 def _seal_typing_internals(typing) -> None:

@@ -388,18 +388,28 @@ def _copy_fields(exc, new, convert) -> None:
             pass
 
 
-def _class_data_into(cls, new) -> None:
+def _class_data_into(exc, new) -> None:
     """The plain class attributes of the code's exception classes (``status = 404`` in
-    ``class NotFound(HttpError)``), as ``e.status`` reads them: into ``new``'s dictionary, under
-    what it holds already (the instance's own), the most derived class first. Read from the
-    classes' namespaces (no method of the code's); functions and descriptors stay behind."""
+    ``class NotFound(HttpError)``), as ``e.status`` reads them, into ``new``'s dictionary.
+    Python's lookup, read from the classes' namespaces (no method of the code's): a name the
+    instance holds (copied or not) is the instance's; else the first class of the MRO that
+    defines it decides, and only a plain value of a class of the run crosses (a property, a
+    slot, a method there: nothing). Nothing at all for a class that hooks attribute reads."""
     into = BaseException.__dict__["__dict__"].__get__(new)
-    for base in _MRO(cls):
-        if not of_the_run(base):
-            continue
-        for key, value in list(type.__dict__["__dict__"].__get__(base).items()):
-            if type(key) is not str or key.startswith("__") or key in into \
-                    or key in _TEXTS.values() or callable(value) or _is_descriptor(value):
+    own = BaseException.__dict__["__dict__"].__get__(exc)
+    mro = _MRO(type(exc))
+    namespaces = [type.__dict__["__dict__"].__get__(base) for base in mro]
+    if any("__getattribute__" in namespace or "__getattr__" in namespace
+           for base, namespace in zip(mro, namespaces) if of_the_run(base)):
+        return
+    decided: set = set()
+    for base, namespace in zip(mro, namespaces):
+        for key, value in list(namespace.items()):
+            if type(key) is not str or key in decided:
+                continue
+            decided.add(key)  # the first class that defines it decides
+            if key.startswith("__") or key in into or key in own or key in _TEXTS.values() \
+                    or not of_the_run(base) or callable(value) or _is_descriptor(value):
                 continue
             try:
                 into[key] = to_plain(value, f"l'attribut {key} de la classe d'exception")
@@ -1344,7 +1354,7 @@ class Membrane:
             if text else (lambda value, field: self.to_code(value, "un attribut d'une exception"))
         _copy_fields(exc, new, convert)
         if text and made_here and type(new) is target:
-            _class_data_into(cls, new)
+            _class_data_into(exc, new)
             for method, convert in (("__str__", str), ("__repr__", repr)):
                 if _defines(cls, method):
                     try:  # the code's own method, on its turn
