@@ -453,7 +453,8 @@ MAX_MEMORY_MB = 1 << 20  # 1 TiB
 def make_plan(code, tests, *, timeout: float, memory_mb: int, output_limit: int = 20_000) -> Plan:
     """Check the inputs and the code, split the tests; raise PlanError on bad tests.
 
-    The cost is linear in the inputs, which are capped (code and tests: 100,000 characters
+    The cost is linear in the inputs (CPython's parser is not, in nested starred displays and
+    f-strings: _static caps both before parsing), which are capped (code and tests: 100,000 characters
     each); the caches' lock is never held while a new program or test set is analysed.
     """
     tests = _checked_tests(tests)

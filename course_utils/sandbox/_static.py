@@ -19,7 +19,9 @@ templates), through :func:`attribute_refusal` and :func:`format_refusal`.
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize  # here, not where it is used: a locked child imports nothing
 import warnings
 
 from course_utils.sandbox._policy import ALLOWED_MODULES
@@ -423,6 +425,38 @@ def _folded_bytes(binops: list) -> int:
     return total
 
 
+# CPython's parser (3.11, 3.12) takes time quadratic in the nesting of starred displays in a
+# statement ([*[*[*...]]]): 166 lines nested 199 deep held the caller 0.9 s. Counted first (a
+# star before a bracket, anywhere: a few in honest code), measured exactly only past the cap.
+MAX_STARRED_NESTING = 20
+_STARRED_OPENING = re.compile(r"\*\s*[\[({]")
+
+
+def _starred_nesting(code: str) -> int:
+    """The deepest nesting of brackets opened right after ``*`` or ``**``, from the tokens
+    (strings and comments skipped): linear in the source."""
+    stack: list[bool] = []
+    depth = deepest = 0
+    starred = False
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+            if token.type == tokenize.OP:
+                if token.string in ("(", "[", "{"):
+                    stack.append(starred)
+                    depth += starred
+                    deepest = max(deepest, depth)
+                    if deepest > MAX_STARRED_NESTING:
+                        break  # refused: the rest need not be read
+                elif token.string in (")", "]", "}") and stack:
+                    depth -= stack.pop()
+                starred = token.string in ("*", "**")
+            elif token.type not in (tokenize.NL, tokenize.COMMENT):
+                starred = False
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        pass  # the parser reports it
+    return deepest
+
+
 def parse_source(code: str, filename: str = "<solution>", mode: str = "exec"):
     """Parse ``code``; return ``(tree, None)`` or ``(None, French error)``."""
     if not isinstance(code, str):
@@ -432,6 +466,10 @@ def parse_source(code: str, filename: str = "<solution>", mode: str = "exec"):
     if (longest := _longest_fstring(code)) > MAX_FSTRING_CHARS:  # linear: no quick test
         return None, (f"f-string trop longue ({longest} caractères, maximum "
                       f"{MAX_FSTRING_CHARS}) : découpez-la")
+    if len(_STARRED_OPENING.findall(code)) > MAX_STARRED_NESTING \
+            and (deepest := _starred_nesting(code)) > MAX_STARRED_NESTING:
+        return None, (f"code trop imbriqué : {deepest} déballages (*) imbriqués les uns dans les "
+                      f"autres (au plus {MAX_STARRED_NESTING})")
     try:
         with warnings.catch_warnings(module=warnings):  # SyntaxWarnings of the code: not the caller's output
             warnings.simplefilter("ignore")
