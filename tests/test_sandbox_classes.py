@@ -3860,3 +3860,44 @@ def test_round_42_forged_by_a_difference_with_python(sandbox, code, tests):
 def test_round_42_honest_programs_keep_what_python_answers(sandbox, code, tests):
     result = sandbox.run(code, tests)
     assert result.ok, result
+
+
+# Round 43 (1882d8d): eval's builtins handed the code the setattr helper, whose trusted sets were
+# default arguments the caller could replace (statistics.mean.answer written for the tests); the
+# class attributes copied into the tests' stand-ins did not follow Python's lookup (a subclass's
+# property, slot or __getattribute__, or an instance value not plain data, let a base's value
+# show through).
+def test_round_43_the_helpers_take_no_argument_of_the_callers(sandbox):
+    code = ("import statistics\ng = {}\neval('1', g)\nb = g['__' + 'builtins__']\n"
+            "h = b['__sand' + 'box_setattr__']\nh(42, statistics.mean, 'answer', {'answer'}, set())\n")
+    result = sandbox.run(code, "import statistics\nassert statistics.mean.answer == 42\n")
+    assert result.passed == 0 and not result.ok, result
+
+
+@pytest.mark.parametrize("code", [
+    pytest.param("class HttpError(Exception):\n    status = 404\nclass NotFound(HttpError):\n    @property\n"
+                 "    def status(self):\n        return 500\ndef f():\n    raise NotFound('x')\n"
+                 "", id="property"),
+    pytest.param("class HttpError(Exception):\n    status = 404\nclass NotFound(HttpError):\n"
+                 "    __slots__ = ('status',)\n    def __init__(self, msg):\n        super().__init__(msg)\n"
+                 "        self.status = 500\ndef f():\n    raise NotFound('x')\n", id="slot"),
+    pytest.param("class HttpError(Exception):\n    status = 404\ndef f():\n    e = HttpError('x')\n"
+                 "    e.status = object()\n    raise e\n", id="instance-value"),
+    pytest.param("class HttpError(Exception):\n    status = 404\n    def __getattribute__(self, name):\n"
+                 "        return 500\ndef f():\n    raise HttpError('x')\n", id="getattribute"),
+])
+def test_round_43_class_attributes_cross_as_python_reads_them(sandbox, code):
+    result = sandbox.run(code, "try:\n    f()\nexcept Exception as e:\n    assert e.status == 404\n"
+                               "else:\n    assert False\n")
+    assert result.passed == 0 and not result.ok, result
+
+
+def test_round_43_nested_starred_displays_are_refused_before_parsing(sandbox):
+    # CPython's parser takes time quadratic in the nesting of starred displays: 166 lines
+    # nested 199 deep held the caller (which parses new code) close to a second (round 43).
+    code = "# 0\n" + ("[*" * 199 + "a" + "]" * 199 + "\n") * 166 + "$\n"
+    result = sandbox.run(code, ["f(3) == 99"])
+    assert not result.ok and "déballages (*) imbriqués" in result.error, result
+    honest = sandbox.run("def f(a, b):\n    return [*a, *[*b, *(x * 2 for x in a)], *{**{'k': 1}}]\n" * 30,
+                         ["f([1], [2]) == [1, 2, 2, 'k']"])
+    assert honest.ok, honest
