@@ -285,7 +285,7 @@ def _stand_in_class(cls, kind, parents=(), new=None, init=None):
     ``type(e).__name__`` is its own), its ``str()`` the one ``cls`` gave. ``new``: its
     ``__new__`` (a staticmethod), which refuses to make one outside the runner."""
     name = str.__str__(type.__dict__["__name__"].__get__(cls))  # exact: no method of the code
-    namespace = {"__module__": USER_MODULE, "__qualname__": name,
+    namespace = {**_class_data(cls), "__module__": USER_MODULE, "__qualname__": name,
                  "__str__": _stand_in_str, "__repr__": _stand_in_repr, "__slots__": ()}
     if new is not None:
         namespace["__new__"] = new
@@ -324,12 +324,43 @@ def _remember(originals: dict, copy, original) -> None:
     """``originals[id(copy)] = (original, copy)``, both kept alive (their ids stay theirs),
     the oldest of more than :data:`MAX_ORIGINALS` forgotten (on the code's turn: a copy of the
     tests dies in a cycle the collector frees, a copy of the code's while it is current)."""
-    originals[id(copy)] = (original, copy)
+    originals[id(copy)] = (original, copy, _state(copy))
     if len(originals) > MAX_ORIGINALS:
         # kept to the code's next turn: on the tests' turn (a tests' Later() made by the
         # code's class) the entry held the last reference to an exception of the code, whose
         # __del__ ran in the tests' decimal context
         _GRAVEYARD.append(originals.pop(next(iter(originals))))
+
+
+def _state(exc) -> tuple:
+    """What an exception holds now, by identity: its ``args`` and its dictionary's values."""
+    own = BaseException.__dict__["__dict__"].__get__(exc)
+    return BaseException.args.__get__(exc), {key: id(value) for key, value in own.items()}
+
+
+def _changes_back(copy, original, state: tuple, convert) -> None:
+    """What one side changed on its copy of the other's exception (``e.args = ...``,
+    ``e.extra = ...``, a note), written into that original as it goes back (in Python they are
+    one object: ``except ValueError as e: e.args = (f"item {i}: {e}",); raise``). Only what
+    changed since the copy was made (``state``), as ``convert`` hands it over; anything else
+    of the original stays as it was."""
+    args, values = state
+    now = BaseException.args.__get__(copy)
+    if now is not args:
+        try:
+            BaseException.args.__set__(original, tuple(convert(now, "les arguments de l'exception")))
+        except:  # noqa: E722 - not plain data: the original keeps its own
+            pass
+    source = BaseException.__dict__["__dict__"].__get__(copy)
+    target = BaseException.__dict__["__dict__"].__get__(original)
+    for key, value in list(source.items()):
+        if type(key) is not str or values.get(key) == id(value) or key in _TEXTS.values() \
+                or (key.startswith("__") and key != "__notes__"):
+            continue
+        try:
+            target[key] = convert(value, f"l'attribut {key} de l'exception")
+        except:  # noqa: E722
+            pass
 
 
 def _past_stand_ins(cls, name: str, own):
@@ -388,33 +419,39 @@ def _copy_fields(exc, new, convert) -> None:
             pass
 
 
-def _class_data_into(exc, new) -> None:
-    """The plain class attributes of the code's exception classes (``status = 404`` in
-    ``class NotFound(HttpError)``), as ``e.status`` reads them, into ``new``'s dictionary.
-    Python's lookup, read from the classes' namespaces (no method of the code's): a name the
-    instance holds (copied or not) is the instance's; else the first class of the MRO that
-    defines it decides, and only a plain value of a class of the run crosses (a property, a
-    slot, a method there: nothing). Nothing at all for a class that hooks attribute reads."""
-    into = BaseException.__dict__["__dict__"].__get__(new)
-    own = BaseException.__dict__["__dict__"].__get__(exc)
-    mro = _MRO(type(exc))
-    namespaces = [type.__dict__["__dict__"].__get__(base) for base in mro]
-    if any("__getattribute__" in namespace or "__getattr__" in namespace
-           for base, namespace in zip(mro, namespaces) if of_the_run(base)):
-        return
-    decided: set = set()
-    for base, namespace in zip(mro, namespaces):
-        for key, value in list(namespace.items()):
-            if type(key) is not str or key in decided:
-                continue
-            decided.add(key)  # the first class that defines it decides
-            if key.startswith("__") or key in into or key in own or key in _TEXTS.values() \
-                    or not of_the_run(base) or callable(value) or _is_descriptor(value):
-                continue
-            try:
-                into[key] = to_plain(value, f"l'attribut {key} de la classe d'exception")
-            except PlainValueError:
-                pass
+class _NotHandedOver:
+    """In a stand-in's class, a name the code's class defines as a method, a property or a
+    slot: reading it raises, where a base's plain value would otherwise show through."""
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, instance, owner=None):
+        raise AttributeError(f"{self.name} : méthode ou propriété d'une classe d'exception de "
+                             "l'autre côté du bac à sable, non transmise")
+
+
+def _class_data(cls) -> dict:
+    """For a stand-in of ``cls``: the plain class attributes ``cls`` itself defines (``status =
+    404``), copied, as its class attributes (the stand-ins of its bases carry theirs: Python's
+    lookup order, the instance's first, the stdlib's data descriptors as in Python); its other
+    names, blocked. Read from its namespace, no method of its own runs. Nothing for a class of
+    the run that hooks attribute reads, or derives from one."""
+    if any(of_the_run(base) and ("__getattribute__" in _dict(base) or "__getattr__" in _dict(base))
+           for base in _MRO(cls)):
+        return {}
+    data: dict = {}
+    for key, value in list(_dict(cls).items()):
+        if type(key) is not str or key.startswith("__") or key in _TEXTS.values():
+            continue
+        if callable(value) or _is_descriptor(value):
+            data[key] = _NotHandedOver()
+            continue
+        try:
+            data[key] = to_plain(value, f"l'attribut {key} de la classe d'exception")
+        except PlainValueError:
+            data[key] = _NotHandedOver()
+    return data
 
 
 def _is_descriptor(value) -> bool:
@@ -1177,7 +1214,8 @@ class Membrane:
         arguments, and its traceback with the code's frames cleared (their variables released
         now, while the code is current; the line numbers stay for the report)."""
         original = self.tests_originals.get(id(exc))
-        if original is not None and original[1] is exc:  # the tests' own, back unchanged
+        if original is not None and original[1] is exc:  # the tests' own, back
+            _changes_back(exc, original[0], original[2], to_plain)
             return self._with_code_frames_cleared(exc, original[0])
         kind = _nearest_stdlib_class(type(exc))
         if kind is None:
@@ -1244,7 +1282,9 @@ class Membrane:
         the code is the code's own exception again."""
         original = self.originals.get(id(exc))
         if original is not None and original[1] is exc:
-            # the code's own again; raised back unchanged, it is the tests' object again
+            # the code's own again (with what the tests changed on their copy); raised back
+            # unchanged, it is the tests' object again
+            _changes_back(exc, original[0], original[2], self.to_code)
             _remember(self.tests_originals, original[0], exc)
             return original[0]
         new = self._exception_for_code(exc)
@@ -1353,8 +1393,13 @@ class Membrane:
         convert = (lambda value, field: to_plain(value, f"l'attribut {field} de l'exception")) \
             if text else (lambda value, field: self.to_code(value, "un attribut d'une exception"))
         _copy_fields(exc, new, convert)
+        if text:  # what the instance holds but could not hand over: hidden, not the class's
+            own = BaseException.__dict__["__dict__"].__get__(exc)
+            into = BaseException.__dict__["__dict__"].__get__(new)
+            for key in list(own):
+                if type(key) is str and not key.startswith("__") and key not in into:
+                    into[key] = hidden(f"l'attribut {key} de l'exception", own[key], self.failed)
         if text and made_here and type(new) is target:
-            _class_data_into(exc, new)
             for method, convert in (("__str__", str), ("__repr__", repr)):
                 if _defines(cls, method):
                     try:  # the code's own method, on its turn
