@@ -3901,3 +3901,59 @@ def test_round_43_nested_starred_displays_are_refused_before_parsing(sandbox):
     honest = sandbox.run("def f(a, b):\n    return [*a, *[*b, *(x * 2 for x in a)], *{**{'k': 1}}]\n" * 30,
                          ["f([1], [2]) == [1, 2, 2, 'k']"])
     assert honest.ok, honest
+
+
+# Round 44 (ead2abf): what one side changed on its copy of the other's exception was lost when
+# it went back (e.args = (...,); raise: the other side saw the old values); class attributes
+# copied into the stand-in's instance dictionary hid stdlib fields (errno, args) and beat the
+# tests' own subclass; the tests' classes' attributes never reached the code.
+_ROUND_44_FORGED = [
+    pytest.param("def run(g):\n    try:\n        g()\n    except ValueError as e:\n        e.args = (99,)\n"
+                 "        e.extra = 'x'\n        raise\n",
+                 "def bad():\n    raise ValueError(1)\ntry:\n    run(bad)\nexcept ValueError as e:\n"
+                 "    assert e.args == (1,)\n    assert not hasattr(e, 'extra')\nelse:\n    assert False\n",
+                 id="code-changes-lost"),
+    pytest.param("def f():\n    raise ValueError(1)\ndef run(g):\n    try:\n        g()\n"
+                 "    except ValueError as e:\n        return e.args\n",
+                 "try:\n    f()\nexcept ValueError as e:\n    saved = e\nsaved.args = (99,)\ndef g():\n"
+                 "    raise saved\nassert run(g) == (1,)\n", id="tests-changes-lost"),
+    pytest.param("class E(OSError):\n    errno = 5\ndef f():\n    raise E(2, 'x')\n",
+                 "try:\n    f()\nexcept OSError as e:\n    assert e.errno == 2\nelse:\n    assert False\n",
+                 id="class-errno"),
+    pytest.param("class E(Exception):\n    args = ('forged',)\ndef f():\n    raise E('real')\n",
+                 "try:\n    f()\nexcept Exception as e:\n    assert e.args == ('real',)\nelse:\n"
+                 "    assert False\n",
+                 id="class-args"),
+    pytest.param("class Retry(Exception):\n    status = 500\n",
+                 "class Later(Retry):\n    status = 1\nassert Later().status == 500\n", id="tests-subclass"),
+    pytest.param("class HttpError(Exception):\n    status = 404\ndef f():\n    e = HttpError('x')\n"
+                 "    e.status = object()\n    raise e\n",
+                 "try:\n    f()\nexcept Exception as e:\n    assert e.status == 404\nelse:\n"
+                 "    assert False\n",
+                 id="instance-value-not-plain"),
+]
+
+
+@pytest.mark.parametrize("code, tests", _ROUND_44_FORGED)
+def test_round_44_exceptions_hold_what_python_gives(sandbox, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.passed == 0 and not result.ok, result
+
+
+@pytest.mark.parametrize("code, tests", [
+    pytest.param("def run(g, i):\n    try:\n        g()\n    except ValueError as e:\n"
+                 "        e.args = (f'item {i}: {e.args[0]}',)\n        raise\n",
+                 "def bad():\n    raise ValueError('boom')\ntry:\n    run(bad, 3)\nexcept ValueError as e:\n"
+                 "    assert str(e) == 'item 3: boom'\nelse:\n    assert False\n", id="context-added"),
+    pytest.param("def run(g):\n    try:\n        g()\n    except KeyError:\n        raise\n",
+                 "class Obj:\n    pass\no = Obj()\ndef bad():\n    raise KeyError(o)\ntry:\n    run(bad)\n"
+                 "except KeyError as e:\n    assert e.args[0] is o\nelse:\n    assert False\n",
+                 id="unchanged-stays-identical"),
+    pytest.param("def status_of(g):\n    try:\n        g()\n    except Exception as e:\n"
+                 "        return e.status\n",
+                 "class HttpError(Exception):\n    status = 500\ndef bad():\n    raise HttpError('x')\n"
+                 "assert status_of(bad) == 500\n", id="tests-class-attribute"),
+])
+def test_round_44_exception_idioms_keep_what_python_answers(sandbox, code, tests):
+    result = sandbox.run(code, tests)
+    assert result.ok, result
