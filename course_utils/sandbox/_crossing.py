@@ -338,17 +338,21 @@ def _state(exc) -> tuple:
     return BaseException.args.__get__(exc), {key: id(value) for key, value in own.items()}
 
 
-def _changes_back(copy, original, state: tuple, convert) -> None:
+def _changes_back(copy, original, state: tuple, convert, keep: list) -> None:
     """What one side changed on its copy of the other's exception (``e.args = ...``,
     ``e.extra = ...``, a note), written into that original as it goes back (in Python they are
     one object: ``except ValueError as e: e.args = (f"item {i}: {e}",); raise``). Only what
     changed since the copy was made (``state``), as ``convert`` hands it over; anything else
-    of the original stays as it was."""
+    of the original stays as it was. What it replaces goes to ``keep``: it belongs to the
+    original's side, and must not die on this turn (a finaliser of the tests' would run in the
+    code's decimal context)."""
     args, values = state
     now = BaseException.args.__get__(copy)
     if now is not args:
         try:
-            BaseException.args.__set__(original, tuple(convert(now, "les arguments de l'exception")))
+            replaced = tuple(convert(now, "les arguments de l'exception"))
+            keep.append(BaseException.args.__get__(original))
+            BaseException.args.__set__(original, replaced)
         except:  # noqa: E722 - not plain data: the original keeps its own
             pass
     source = BaseException.__dict__["__dict__"].__get__(copy)
@@ -358,7 +362,10 @@ def _changes_back(copy, original, state: tuple, convert) -> None:
                 or (key.startswith("__") and key != "__notes__"):
             continue
         try:
-            target[key] = convert(value, f"l'attribut {key} de l'exception")
+            replaced = convert(value, f"l'attribut {key} de l'exception")
+            if key in target:
+                keep.append(target[key])
+            target[key] = replaced
         except:  # noqa: E722
             pass
 
@@ -1215,7 +1222,7 @@ class Membrane:
         now, while the code is current; the line numbers stay for the report)."""
         original = self.tests_originals.get(id(exc))
         if original is not None and original[1] is exc:  # the tests' own, back
-            _changes_back(exc, original[0], original[2], to_plain)
+            _changes_back(exc, original[0], original[2], to_plain, self.tests_kept)
             return self._with_code_frames_cleared(exc, original[0])
         kind = _nearest_stdlib_class(type(exc))
         if kind is None:
@@ -1284,7 +1291,7 @@ class Membrane:
         if original is not None and original[1] is exc:
             # the code's own again (with what the tests changed on their copy); raised back
             # unchanged, it is the tests' object again
-            _changes_back(exc, original[0], original[2], self.to_code)
+            _changes_back(exc, original[0], original[2], self.to_code, _GRAVEYARD)
             _remember(self.tests_originals, original[0], exc)
             return original[0]
         new = self._exception_for_code(exc)
