@@ -3957,3 +3957,17 @@ def test_round_44_exceptions_hold_what_python_gives(sandbox, code, tests):
 def test_round_44_exception_idioms_keep_what_python_answers(sandbox, code, tests):
     result = sandbox.run(code, tests)
     assert result.ok, result
+
+
+def test_round_45_what_a_change_replaces_does_not_die_on_the_other_turn(sandbox):
+    # Writing back the code's change to the tests' exception replaced the tests' values on the
+    # code's turn: their finalisers ran there, in the code's decimal context (round 45).
+    code = ("import decimal\ndef f(cb):\n    decimal.getcontext().prec = 3\n    try:\n        cb()\n"
+            "    except ValueError as e:\n        e.payload = 1\n        e.args = ('changed',)\n"
+            "        raise\n")
+    tests = ("import decimal\nlog = []\nclass Res:\n    def __del__(self):\n"
+             "        log.append(decimal.getcontext().prec)\ndef cb():\n    e = ValueError(Res())\n"
+             "    e.payload = Res()\n    raise e\ntry:\n    f(cb)\nexcept ValueError as e:\n"
+             "    assert e.args == ('changed',) and e.payload == 1\nassert log == [], log\n")
+    result = sandbox.run(code, tests)
+    assert result.ok, result
