@@ -33,8 +33,8 @@ from course_utils.sandbox._crossing import of_the_run
 from course_utils.sandbox._generated import problem as generated_problem
 from course_utils.sandbox._plain import type_name
 from course_utils.sandbox._policy import ALLOWED_MODULES, HIDDEN_NAMES, ONLY_NAMES, TESTS_MODULE, USER_MODULE
-from course_utils.sandbox._rewrite import (DELATTR_HELPER, FORMAT_HELPER, INIT_HELPER, SETATTR_HELPER,
-                                           CodeRefused, compile_untrusted)
+from course_utils.sandbox._rewrite import (DELATTR_HELPER, FORMAT_HELPER, HELPERS, INIT_HELPER,
+                                           SETATTR_HELPER, CodeRefused, compile_untrusted)
 from course_utils.sandbox._shared_state import _HELD, held, register_held_objects, seal_shared_state
 from course_utils.sandbox._static import attribute_refusal, format_refusal, name_refusal
 
@@ -190,7 +190,15 @@ def _check_write(obj, name: str) -> None:
                              f"standard ({type_name(obj)}, partagé avec les tests) ne change pas")
 
 
-_HELPER_NAMES = (FORMAT_HELPER, INIT_HELPER, SETATTR_HELPER, DELATTR_HELPER)
+
+
+def _free_name(key) -> bool:
+    """A name a namespace the code hands over may hold: an exact string (a name is also found
+    under a str subclass's key, or any key that hashes and compares like it), and not one of
+    the runner's helpers (__sandbox...), which the rewritten code calls by name."""
+    return type(key) is str and not key.startswith("__sandbox")
+
+
 _CHECKED_NAMES: set = set()  # attribute names the static rules accept (exact strings)
 
 
@@ -1097,11 +1105,8 @@ def _seal_typing_internals(typing) -> None:
 
 
 def _without_helpers(namespace) -> dict:
-    """A new dict of ``namespace``'s items whose keys are exact strings, but the names the
-    runner's helpers use (a name is also found under a str subclass's key, or any key that
-    hashes and compares like it)."""
-    return {key: value for key, value in dict(namespace).items()
-            if type(key) is str and not key.startswith("__sandbox")}
+    """A new dict of ``namespace``'s items under free names only (:func:`_free_name`)."""
+    return {key: value for key, value in dict(namespace).items() if _free_name(key)}
 
 
 def _seal_typing_aliases(typing) -> None:
@@ -1841,11 +1846,10 @@ def make_builtins(views: dict, output: OutputBuffer, namespace: dict,
             given = scope.get("__builtins__", _MISSING)
             if given is _MISSING:
                 scope["__builtins__"] = dict(table)  # a copy: the caller sees this dictionary
-            elif type(given) is dict and all(type(key) is str and not key.startswith("__sandbox")
-                                            for key in given):
+            elif type(given) is dict and all(map(_free_name, given)):
                 # the builtins the code chose ({} for a calculator), as in Python, with the
                 # helpers its rewritten code calls (x.format, attribute writes)
-                scope["__builtins__"] = {**given, **{name: table[name] for name in _HELPER_NAMES}}
+                scope["__builtins__"] = {**given, **{name: table[name] for name in HELPERS}}
             else:
                 raise TypeError("eval : __builtins__ doit être un dictionnaire de noms")
         else:
@@ -1857,8 +1861,7 @@ def make_builtins(views: dict, output: OutputBuffer, namespace: dict,
         # (every key an exact str: a name is also found under a str subclass's key, or any
         # key that hashes and compares like it)
         for given in (globals, locals):
-            if given is not None and any(type(key) is not str or key.startswith("__sandbox")
-                                         for key in given):
+            if given is not None and not all(map(_free_name, given)):
                 raise ValueError("eval : les noms d'un espace de noms sont des chaînes, et les "
                                  "noms __sandbox… sont réservés au bac à sable")
         trust_code(code)  # only for the "exec" event of this call

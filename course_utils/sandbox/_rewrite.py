@@ -162,7 +162,8 @@ def _writes_attribute(target) -> bool:
 
 
 _STORE, _DEL = ast.Store(), ast.Del()
-_HELPERS = (FORMAT_HELPER, INIT_HELPER, SETATTR_HELPER, DELATTR_HELPER)
+# every helper the rewritten code calls by name (_child_builtins puts them in its builtins)
+HELPERS = (FORMAT_HELPER, INIT_HELPER, SETATTR_HELPER, DELATTR_HELPER)
 
 
 class UntrustedRewriter(FormatRewriter):
@@ -200,7 +201,7 @@ class UntrustedRewriter(FormatRewriter):
             # after the docstring, which must stay first (it is the class's __doc__)
             first = 1 if body and type(body[0]) is ast.Expr and type(body[0].value) is \
                 ast.Constant and type(body[0].value.value) is str else 0
-            body.insert(first, _node(ast.Global, _pos(node), names=list(_HELPERS)))
+            body.insert(first, _node(ast.Global, _pos(node), names=list(HELPERS)))
             node.body = body
         finally:
             self._classes.pop()
